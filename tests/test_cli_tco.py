@@ -6,16 +6,26 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import invoke
 
 
 def test_tco_json_contract() -> None:
-    # The documents' own figures are the US defaults.
+    # The documents' own figures are the US defaults, with a staff line of 5 % of the US salary ($90,520 a
+    # year, $377.17 a month) over the server's 8 cards x 730 hours: $0.0646 a GPU-hour.
     data = json.loads(invoke("tco", "--country", "US", "--format", "json").output)
     lines = data["usd_per_gpu_hour"]
-    assert [round(lines[k], 2) for k in ("capital", "power", "rack", "total")] == [1.36, 0.11, 0.17, 1.64]
+    assert lines["staff"] == pytest.approx(90_520 * 0.05 / 12 / (8 * 730))
+    assert [round(lines[k], 2) for k in ("capital", "power", "rack", "staff", "total")] == [
+        1.36,
+        0.11,
+        0.17,
+        0.06,
+        1.70,
+    ]
+    # $1.7006 / $2.69 = 63 %.
     row = next(b for b in data["break_even"] if b["provider"] == "runpod" and b["offer"] == "community")
-    assert (row["usd_per_gpu_hour"], round(row["utilization"], 2)) == (2.69, 0.61)
+    assert (row["usd_per_gpu_hour"], round(row["utilization"], 2)) == (2.69, 0.63)
     assert data["overridden"] == []
     # Not against a figure the provider's own newer list replaces (KNB010), but against that list.
     offers = {(b["provider"], b["offer"]) for b in data["break_even"]}
@@ -50,7 +60,9 @@ def test_the_power_line_is_said_beside_a_measured_idle_draw() -> None:
 
 def test_tco_overrides() -> None:
     data = json.loads(invoke("tco", "--country", "US", "--server-price", "250000", "--format", "json").output)
-    assert round(data["usd_per_gpu_hour"]["total"], 2) == 1.47
+    # $250,000 / 36 months / 5,840 GPU-hours = $1.189, with the power ($0.109), rack ($0.171) and US staff
+    # ($0.065) lines: $1.534.
+    assert round(data["usd_per_gpu_hour"]["total"], 3) == 1.534
     assert data["overridden"] == ["server_price_usd"]
     b200 = json.loads(invoke("tco", "--country", "US", "--gpu-watts", "1000", "--format", "json").output)
     assert round(b200["usd_per_gpu_hour"]["power"], 3) == round(1.0 * 1.3 * 0.12, 3)
@@ -158,8 +170,12 @@ def test_tco_refusals_are_said_in_german_with_the_options_names() -> None:
 
 def test_tco_text() -> None:
     text = invoke("tco", "--country", "US").output
-    assert "  total       $1.64   ($9,554/month; spares and InfiniBand not included)" in text
-    assert "runpod/community" in text and "61 %" in text
+    # The documents' $9,554 a month and the staff line's $377 (5 % of the US $90,520 a year).
+    assert (
+        "  staff       $0.06   ($377/month: 5 % of an engineer's salary of $90,520 a year (default for US))\n"
+        "  total       $1.70   ($9,932/month; spares and InfiniBand not included)"
+    ) in text
+    assert "  runpod/community               on-demand       $2.69   63 %  (2026-10-10)" in text
 
 
 def test_tco_says_the_exchange_rates_its_figures_pass_through() -> None:

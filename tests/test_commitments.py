@@ -29,8 +29,8 @@ SERVICE: dict[str, Any] = {
     "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
     "load_pattern": "steady",
     "schedule": "always",
-    # The documents' own (US) cost lines, so the hand-worked figures below are theirs ($1.64 per owned
-    # GPU-hour); a German company's lines are worked out in test_cost_defaults.py.
+    # The documents' own (US) cost lines and the US staff line, so the hand-worked figures below are theirs
+    # ($1.70 per owned GPU-hour); a German company's lines are worked out in test_cost_defaults.py.
     "company_country": "US",
 }
 MARKETS: dict[str, dict[str, Any]] = {
@@ -162,13 +162,15 @@ def test_the_grid_covers_both_kinds_of_comparison_and_both_outcomes() -> None:
 
 
 # The own server's lines by hand (knowledge/own_hardware.yaml): 8 × H100, written off over 36 months of
-# 730 hours; 700 W a card × 1.3 overhead at $0.12/kWh; $1,000 rack a month.
+# 730 hours; 700 W a card × 1.3 overhead at $0.12/kWh; $1,000 rack a month; staff, 5 % of the US salary
+# of $90,520 a year ($377.17 a month; knowledge/cost_defaults.yaml).
 POWER_PER_GPU_HOUR = 0.7 * 1.3 * 0.12  # $0.1092
 RACK_PER_GPU_HOUR = 1000 / (8 * 730)  # $0.17123
+STAFF_PER_GPU_HOUR = 90_520 * 0.05 / 12 / (8 * 730)  # $0.064583
 
 
 def own_per_gpu_hour(price: float) -> float:
-    return price / 8 / (36 * 730) + POWER_PER_GPU_HOUR + RACK_PER_GPU_HOUR
+    return price / 8 / (36 * 730) + POWER_PER_GPU_HOUR + RACK_PER_GPU_HOUR + STAFF_PER_GPU_HOUR
 
 
 def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calendar_hour() -> None:
@@ -179,7 +181,7 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
     cards)."""
     result = result_for("enterprise", 6_000_000)
     own = result.own_hardware
-    own_hour = own_per_gpu_hour(285_000)  # $1.355594 + $0.1092 + $0.171233 = $1.636026
+    own_hour = own_per_gpu_hour(285_000)  # $1.355594 + $0.1092 + $0.171233 + $0.064583 = $1.700610
     assert own.usd_per_gpu_hour.total == pytest.approx(own_hour, rel=RELATIVE)
     row = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
     assert (row.cards_per_replica, row.replicas, row.spare_replicas) == (2, 9, 1)
@@ -191,14 +193,14 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
         24,
     )
     assert (own.nodes, own.gpus_needed) == (3, 18)
-    assert own.usd_per_month == pytest.approx(own_hour * 24 * 730, rel=RELATIVE)  # $28,663.18
+    assert own.usd_per_month == pytest.approx(own_hour * 24 * 730, rel=RELATIVE)  # $29,794.68
     assert (own.compared_with, own.compared_billing, own.compared_commitment_months) == (
         "aws/p5-reserved-3y",
         "committed",
         36,
     )
     assert own.rent_usd_per_month == own.rent_usd_per_month_same_hours == pytest.approx(24 * 1.90 * 730)
-    assert own.break_even_utilization == pytest.approx(own_hour / 1.90, rel=RELATIVE)  # 0.861 price ratio
+    assert own.break_even_utilization == pytest.approx(own_hour / 1.90, rel=RELATIVE)  # 0.895 price ratio
     assert own.cheapest_same_hours == "aws/p5-reserved-3y/h100-sxm"
     assert own.node_utilization == pytest.approx(18 / 24, rel=1e-6)  # 18 of 24 cards, always busy
     assert result.decision.deployment == "own_hardware"
@@ -208,12 +210,12 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
     memo = render_memo(result)
     assert (
         "| Compared offer: aws/p5-reserved-3y, h100-sxm ($1.90/GPU-hour, reserved for 36 months) | $33,288 | "
-        "every calendar hour (24 cards) | — | price ratio 86 % |"
+        "every calendar hour (24 cards) | — | price ratio 90 % |"
     ) in memo
-    assert "| Own hardware (24 cards) | $28,663 | every calendar hour | 75 % | — |" in memo
+    assert "| Own hardware (24 cards) | $29,795 | every calendar hour | 75 % | — |" in memo
     assert (
-        "the break-even is not a utilization but a price ratio, owned $1.64 ÷ reserved $1.90 per "
-        "GPU-hour = 86 % (aws/p5-reserved-3y)"
+        "the break-even is not a utilization but a price ratio, owned $1.70 ÷ reserved $1.90 per "
+        "GPU-hour = 90 % (aws/p5-reserved-3y)"
     ) in memo
     assert "line [33288, 33288, 33288, 33288, 33288, 33288, 33288, 33288, 33288, 33288]" in memo
 
@@ -252,25 +254,26 @@ def test_a_one_year_reservation_against_a_three_year_server_is_compared_per_mont
 def test_against_an_hourly_offer_owning_is_compared_with_its_bill() -> None:
     """Three million requests a day on ten H100 (five 2-card replicas) on the open market: RunPod's
     community H100 at $2.69 is the compared offer, at its bill (ten cards every hour of the month:
-    10 × $2.69 × 730 = $19,637); two $150,000 servers cost 16 × $0.993... × 730 a month, less than
-    every admitted rental's bill, the mixed fleet's $11,642 included. (GMI's $2.10 sells single
-    cards only, so a 2-card replica cannot sit on it: NET003.)"""
+    10 × $2.69 × 730 = $19,637); two $150,000 servers cost 16 × $1.0585... × 730 = $12,363 a month (the
+    US staff line included), less than every admitted rental's bill, the mixed fleet's $12,371 included.
+    (GMI's $2.10 sells single cards only, so a 2-card replica cannot sit on it: NET003.)"""
     result = result_for("open-market", 3_000_000, 150_000)
     own = result.own_hardware
     own_hour = own_per_gpu_hour(150_000)
     assert own.nodes == 2
-    assert own.usd_per_month == pytest.approx(own_hour * 16 * 730, rel=RELATIVE)  # $11,608.79
+    assert own.usd_per_month == pytest.approx(own_hour * 16 * 730, rel=RELATIVE)  # $12,363.12
     assert (own.compared_with, own.compared_billing) == ("runpod/community", "hourly")
     assert own.rent_usd_per_month_same_hours == pytest.approx(10 * 2.69 * 730, rel=1e-6)
-    assert own.break_even_utilization == pytest.approx(own_hour / 2.69, rel=RELATIVE)  # 0.369
+    assert own.break_even_utilization == pytest.approx(own_hour / 2.69, rel=RELATIVE)  # 0.393
     assert own.node_utilization == pytest.approx(10 / 16, rel=1e-6)
     assert own.cheapest_same_hours_usd_per_month is not None
     assert own.usd_per_month < own.cheapest_same_hours_usd_per_month
+    assert result.mixed_fleet is not None and own.usd_per_month < result.mixed_fleet.usd_per_month
     assert result.decision.deployment == "own_hardware"
     assert result.decision.deciding_rule_id == "TCO001"
     assert not {"TCO004", "TCO012", "TCO013"} & set(result.fired_rules)
     memo = render_memo(result)
     assert (
         "| Compared offer: runpod/community, h100-sxm ($2.69/GPU-hour) | $19,637 | as billed: 730 h "
-        "(10 cards) | — | utilization 37 % |"
+        "(10 cards) | — | utilization 39 % |"
     ) in memo

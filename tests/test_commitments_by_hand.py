@@ -94,8 +94,8 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
 
 
 def test_a_mixed_fleet_that_owning_undercuts_is_shown_not_chosen() -> None:
-    """With a $100,000 server, two owned nodes ($8,831) undercut the mixed fleet ($12,371): owning wins,
-    and the memo shows the mixed fleet for comparison."""
+    """With a $100,000 server, two owned nodes ($9,585, the US staff line included) undercut the mixed
+    fleet ($12,371): owning wins, and the memo shows the mixed fleet for comparison."""
     knowledge = with_server_price(negotiated_aws(), 100_000)
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
     result = recommend(workload, EVALUATED_ON, knowledge=knowledge)

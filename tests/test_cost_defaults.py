@@ -1,6 +1,6 @@
 """Own-hardware cost defaults by the company's country: every line of a German company's server worked
-out by hand from the knowledge figures, the documents' own (US) figures unchanged, the depreciation period,
-and figures given in EUR. Bad input, refused with the field named, is in
+out by hand from the knowledge figures, the documents' own (US) figures with the US staff line, the
+depreciation period, and figures given in EUR. Bad input, refused with the field named, is in
 ``test_cost_defaults_refusals.py``."""
 
 from __future__ import annotations
@@ -165,11 +165,12 @@ def test_tco007_quotes_no_price_range_once_the_price_is_yours() -> None:
     assert "midpoint" not in yours and "price range" not in yours
 
 
-# --- the documents' own figures, unchanged ------------------------------------------------------------
+# --- the documents' own figures, and the US staff line ---------------------------------------------------
 
 
-@pytest.mark.parametrize("country", ["US", "FR"])
-def test_the_documents_figures_for_the_us_and_for_a_country_without_defaults(country: str) -> None:
+@pytest.mark.parametrize("country", ["FR", "ES"])
+def test_the_documents_figures_for_a_country_without_defaults(country: str) -> None:
+    """A country the cost defaults do not list takes the documents' three lines and no staff line."""
     knowledge = load_knowledge()
     server = knowledge.own_server()
     priced = server_costs(knowledge, server, country)
@@ -183,9 +184,43 @@ def test_the_documents_figures_for_the_us_and_for_a_country_without_defaults(cou
     ]
     assert (cost.colocation, cost.staff) == (0, 0)
     assert {entry.origin for entry in priced.costs.lines} == {"documents", "none"}
-    assert priced.costs.country_name == (
-        None if country == "FR" else "United States (the documents' figures)"
+    assert (line(priced.costs, "staff").origin, priced.costs.country_name) == ("none", None)
+
+
+def test_the_us_takes_the_documents_figures_and_a_sourced_staff_salary() -> None:
+    """The documents' power and rack lines, which are US figures, and the staff line at 5 % of the BLS
+    median wage of network and computer systems administrators ($90,520 a year, May 2022): $377.17 a
+    month, $0.0646 a GPU-hour. The salary is not the documents': its line is the country's default."""
+    knowledge = load_knowledge()
+    server = knowledge.own_server()
+    priced = server_costs(knowledge, server, "US")
+    staff_per_month = 90_520 * 0.05 / 12
+    assert priced.assumptions == ServerAssumptions.from_server(server).model_copy(
+        update={"staff_usd_per_month": staff_per_month}
     )
+    cost = own_hardware_cost(priced.assumptions)
+    assert cost.staff == pytest.approx(staff_per_month / (GPUS * HOURS))
+    assert [round(v, 2) for v in (cost.capital, cost.power, cost.rack, cost.staff, cost.total)] == [
+        1.36,
+        0.11,
+        0.17,
+        0.06,
+        1.70,
+    ]
+    assert cost.colocation == 0
+    origins = {entry.line: (entry.origin, entry.country) for entry in priced.costs.lines}
+    assert origins == {
+        "power": ("documents", "US"),
+        "rack": ("documents", "US"),
+        "colocation": ("none", ""),
+        "staff": ("country", "US"),
+    }
+    staff = line(priced.costs, "staff")
+    assert (staff.usd, staff.usd_per_month, staff.share) == (90_520, pytest.approx(staff_per_month), 0.05)
+    (part,) = staff.parts
+    assert (part.amount, part.currency, part.as_of) == (90_520, "USD", dt.date(2022, 5, 31))
+    assert part.source.startswith("U.S. Bureau of Labor Statistics, Occupational Outlook Handbook")
+    assert priced.costs.country_name == "United States (the documents' figures)"
 
 
 def test_the_documents_figures_stand_in_for_what_a_country_lacks() -> None:

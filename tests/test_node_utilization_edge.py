@@ -30,7 +30,8 @@ def test_a_node_half_of_whose_cards_serve_every_hour_is_at_the_edge_not_below_it
     assert result.load.busy_share == 1.0
     assert own.node_utilization == 0.5
     assert not {"TCO002", "TCO004"} & set(result.fired_rules)
-    assert "| Own hardware (8 cards) | $9,554 | every calendar hour | 50 % | — |" in render_memo(result)
+    # The documents' $9,554 a month and the US staff line, 5 % of $90,520 a year: $377.17.
+    assert "| Own hardware (8 cards) | $9,932 | every calendar hour | 50 % | — |" in render_memo(result)
 
 
 def test_a_busy_share_keeps_its_tenths_of_a_percent() -> None:

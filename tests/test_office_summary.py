@@ -89,14 +89,14 @@ def test_a_rental_decision_states_no_purchase() -> None:
 
 
 def test_a_server_whose_staff_is_not_costed_says_so_in_the_summary() -> None:
-    # The catalog has no sourced salary for the US: the staff line is $0, and the summary names the lines
+    # The catalog has no sourced salary for France: the staff line is $0, and the summary names the lines
     # it does count and how to add staff, instead of 'capital, power, housing and staff'.
-    result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "US"})
+    result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "FR"})
     staff = next(line for line in result.own_hardware.costs.lines if line.line == "staff")
     assert staff.origin == "none" and staff.usd_per_month == 0
     assert summary_line(render_memo(result)).endswith(
         "per month** in capital, power and housing, whether busy or not. Staff is not in that figure: the "
-        "catalog has no sourced salary for US, so owning costs more than it says; enter your staff cost as "
+        "catalog has no sourced salary for FR, so owning costs more than it says; enter your staff cost as "
         "`own_server: staff_usd_per_month` in an overrides file (`--overrides`)."
     )
     # A memo in EUR names the field an overrides file takes in EUR.
@@ -112,7 +112,8 @@ BINDS = (
 
 def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_would() -> None:
     # A variable 405B service in the US: reservations are kept out (PRC004), and five owned nodes (four
-    # replicas for the peak and a spare) are the decision, bought for a 36-month write-off.
+    # replicas for the peak and a spare) are the decision, bought for a 36-month write-off. One more server
+    # costs the documents' $9,554 a month and the US staff line's $377 (5 % of $90,520 a year).
     service = {
         "name": "us-saas-405b",
         "model": {"name": "llama-3.1-405b", "precision": "fp8"},
@@ -140,7 +141,7 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
     # requests/s and 257,000 when every output token took a decode step at the bandwidth share of 0.87).
     assert lines[after + 1] == (
         "They hold the load up to about 254,000 requests a day (27 % more than today's); beyond that one "
-        "more server is needed: $9,554 a month more and $285,000 up front."
+        "more server is needed: $9,932 a month more and $285,000 up front."
     )
     assert lines[after + 2].startswith(
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x"

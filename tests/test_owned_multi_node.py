@@ -47,17 +47,25 @@ def test_a_replica_within_one_own_server_needs_no_network_between_servers() -> N
 
 
 def test_buying_several_nodes_speaks_of_the_nodes() -> None:
-    """TCO001 spoke of 'the owned node' where several HGX servers were bought for DeepSeek-R1."""
+    """TCO001 spoke of 'the owned node' where several HGX servers were bought for DeepSeek-R1. A US
+    company's 16 nodes cost $152,870.31 a month at the documents' lines and 16 x $377.17 of staff (5 % of
+    $90,520 a year each): $158,904.98. A French company's carry no staff line (no cost defaults for
+    France), and the sentence that says so speaks of the nodes too."""
     result = recommend(validate_workload(R1, "test"), EVALUATED_ON)
     assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "TCO001")
     assert result.own_hardware.nodes == 16
     message = next(f.message for f in result.findings if f.rule_id == "TCO001")
     assert message.startswith("The 16 owned nodes' cards would emit tokens in 100 % of their calendar hours")
-    assert "and the nodes' $152,870.31/month undercuts" in message
+    assert round(152_870.31 + 16 * 90_520 * 0.05 / 12, 2) == 158_904.98
+    assert "and the nodes' $158,904.98/month undercuts" in message
+    assert "node's" not in message and "staff" not in message
+    french = recommend(validate_workload({**R1, "company_country": "FR"}, "test"), EVALUATED_ON)
+    message = next(f.message for f in french.findings if f.rule_id == "TCO001")
+    assert french.own_hardware.nodes == 16
     own, least = (float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)/month", message))
     assert own == 152_870.31
     assert message.endswith(
-        "The nodes' figure has no staff line (the catalog has no sourced salary for US): a staff cost above "
+        "The nodes' figure has no staff line (the catalog has no sourced salary for FR): a staff cost above "
         f"${least - own:,.0f} a month makes that rental the cheaper; add yours before relying on the "
         "comparison."
     )

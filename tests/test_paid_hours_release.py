@@ -128,8 +128,10 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
     ($3.84 at 1.16), 16 x 3.84 x 730 = $44,845 held every hour; AWS's 3-year P5 reservation at the team's
     negotiated $1.90, three 8-GPU instances (11 replicas, four an instance at most, so that a lost
     instance leaves the 7 the peak needs: SIZ015), 24 x 1.90 x 730 = $33,288 (at AWS's list price of
-    $2.97216 the same instances bill $52,072, more than the held cards too); three owned HGX H100 (the
-    documents' US figures), which keep the peak through the loss of one, $28,663."""
+    $2.97216 the same instances bill $52,072, more than the held cards too); three owned HGX H100, which
+    keep the peak through the loss of one, $29,795 (the documents' US figures, $28,663, and the US staff
+    line, 3 x 5 % of $90,520 a year / 12 = $1,131.50: staff counted, the sentence names no missing
+    salary)."""
     result = run(
         {
             **HR,
@@ -151,10 +153,11 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
     assert round(reserved.usd_per_month) == round(24 * 1.90 * 730) == 33_288
     listed = next(o for o in result.options if o.offer == "p5-reserved-3y-2026-09")
     assert round(listed.usd_per_month) == round(24 * 2.97216 * 730) == 52_072
+    assert round(result.own_hardware.usd_per_month) == round(28_663.18 + 3 * 90_520 * 0.05 / 12) == 29_795
     assert (
         "kept every hour of the month, they cost about $44,845 a month.\n"
-        "Owning servers for the load costs less than that before staff (no sourced salary for US): 3 × HGX "
-        "H100 8-GPU, $28,663 a month (see Buy versus rent).\n"
+        "Owning servers for the load costs less than that: 3 × HGX H100 8-GPU, $29,795 a month (see Buy "
+        "versus rent).\n"
         "TCO004 sets owning aside against the rental as priced, with its cards released.\n"
         "A reservation costs less than the cards kept every hour: aws p5-reserved-3y, 24 cards for "
         "36 months, $33,288 a month (see Options considered).\n" in summary(result)

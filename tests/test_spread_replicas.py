@@ -70,8 +70,8 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     of four (16 cards, 16 × $1.90 × 730 = $22,192 at the negotiated rate, ``helpers.NEGOTIATED_AWS``)
     with Lambda's hourly 2-GPU H100 instance for the ninth replica's 10 hours a day (2 cards x 10 h x 30.42
     days x $4.19 = $2,549.20), $24,741 in all. It undercuts the three owned
-    nodes that keep the peak through the loss of one (3 × $9,554.39 at the documents' cost lines), and is
-    decided (DEP025)."""
+    nodes that keep the peak through the loss of one (3 × $9,931.56: $9,554.39 at the documents' cost
+    lines and $377.17 of US staff, 5 % of $90,520 a year), and is decided (DEP025)."""
     service = {
         "name": "chat-70b",
         "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
@@ -110,7 +110,7 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     relaxed = run({**service, "business_critical": False}, knowledge=negotiated_aws())
     assert relaxed.decision.deployment == "hybrid" and "DEP051" not in relaxed.fired_rules
     assert (own.nodes, own.gpus_needed) == (3, 12)
-    assert own.usd_per_month == pytest.approx(3 * 9554.39, abs=0.02)
+    assert own.usd_per_month == pytest.approx(3 * (9554.39 + 90_520 * 0.05 / 12), abs=0.02)
 
 
 def test_check_warns_a_business_critical_proposal_on_one_machine() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from helpers import EVALUATED_ON, knowledge_with, provider_policy
 
 from gpu_advisor.engine.apps.recommend import recommend
@@ -45,7 +46,7 @@ L70 = {
 US_32B = {
     "name": "us-32b",
     "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
-    "requests_per_day": 1_000_000,
+    "requests_per_day": 1_100_000,
     "avg_input_tokens": 1000,
     "avg_output_tokens": 300,
     "load_pattern": "steady",
@@ -53,7 +54,7 @@ US_32B = {
     "latency_sensitive": True,
     "company_country": "US",
 }
-"""A US 32B service on its own weights around the clock: five single H100 at GMI's $2.10 of 2026-03-27."""
+"""A US 32B service on its own weights around the clock: six single H100 at GMI's $2.10 of 2026-03-27."""
 NO_SCALEWAY = provider_policy(
     "no-scaleway",
     "{field: provider, equals: scaleway}",
@@ -124,18 +125,24 @@ def test_the_providers_newer_list_of_the_same_size_is_set_against_that_price(tmp
 
 
 def test_the_route_that_would_win_first_is_named_whatever_its_kind() -> None:
-    """GMI's single H100 at $2.10 of 2026-03-27 (248 days before 2026-11-30): 5 x 730 h x $2.10 = $7,665.
-    One owned HGX H100 costs $9,554 a month and stands (the next rental costs more): buying costs as much
-    at 2.10 x 9,554 / 7,665 = $2.62, before any other rental does."""
+    """GMI's single H100 at $2.10 of 2026-03-27 (248 days before 2026-11-30): 6 x 730 h x $2.10 = $9,198.
+    One owned HGX H100 costs $9,932 a month (the documents' $9,554 and the US staff line, 5 % of $90,520 a
+    year: $377.17) and stands (the next rental costs more): buying costs as much at 2.10 x 9,932 / 9,198 =
+    $2.27, before any other rental does. (At 1,000,000 requests a day five cards, $7,665, are the
+    decision, and RunPod's community H100 at $9,818 would win before the owned server.)"""
     result = recommend(validate_workload(US_32B, "test"), EVALUATED_ON)
     assert (result.decision.provider, result.decision.offer) == ("gmi", "on-demand")
-    assert round(result.decision.usd_per_month or 0) == round(5 * 730 * 2.10) == 7665
-    assert round(result.own_hardware.usd_per_month) == 9554
-    assert f"{2.10 * result.own_hardware.usd_per_month / 7665:.2f}" == "2.62"
+    assert round(result.decision.usd_per_month or 0) == round(6 * 730 * 2.10) == 9198
+    assert result.own_hardware.usd_per_month == pytest.approx(9_554.39 + 90_520 * 0.05 / 12, abs=0.01)
+    assert [(r.kind, round(r.usd_per_month)) for r in result.other_routes[:2]] == [
+        ("own_hardware", 9932),
+        ("dedicated_cloud", 11622),
+    ]
+    assert f"{2.10 * result.own_hardware.usd_per_month / 9198:.2f}" == "2.27"
     assert (
         "Its list price of $2.10 per GPU-hour is 248 days old (KNB001): it stays the cheapest route standing "
-        "while the price is below $2.62, at which own hardware, 1 × HGX H100 8-GPU would cost as much, "
-        "$9,554 a month." in summary(US_32B)
+        "while the price is below $2.27, at which own hardware, 1 × HGX H100 8-GPU would cost as much, "
+        "$9,932 a month." in summary(US_32B)
     )
 
 

@@ -48,16 +48,26 @@ def test_a_scaled_rental_below_the_owned_mix_is_said_to_bill_less_still() -> Non
 
 
 def test_where_the_scaled_rental_costs_more_the_owned_mix_is_the_cheapest_way() -> None:
-    """The US 405B service of test_owned_base_fleet at 2.1 million requests a day: the mix ($48,743)
+    """The US 405B service of test_owned_base_fleet at 2.1 million requests a day: the mix ($50,629, its
+    five owned nodes with the US staff line, 5 x $377.17 more than the documents' lines' $48,743)
     undercuts the rental scaled by the hour ($64,761: RunPod's 4-card B200 replicas, 10,829.5 card-hours a
     month at $5.98). (At 2.05 million an 8-card H100 replica's 15.22 requests/s leave the fifth replica
     needed in 13 of the 24 hours, enough to pay owned, so the mix is owning for the busiest hour and is
     not named; at 2.1 million the busiest hour needs a sixth, by the hour.)"""
-    from test_owned_base_fleet import result
+    from helpers import EVALUATED_ON
+    from test_owned_base_fleet import SERVICE_405B, result
+
+    from gpu_advisor.engine.apps.recommend import evaluate_workload
+    from gpu_advisor.engine.domain.workload import validate_workload
 
     r = result(requests_per_day=2_100_000)
     assert r.owned_base_usd_per_month is not None and r.autoscaled_fleet is not None
-    assert (round(r.owned_base_usd_per_month), round(r.autoscaled_fleet.usd_per_month)) == (48_743, 64_761)
+    owned = evaluate_workload(
+        validate_workload({**SERVICE_405B, "requests_per_day": 2_100_000}, "test"), EVALUATED_ON
+    ).market.owned_base
+    assert owned is not None and owned.nodes == 5
+    assert round(48_743 + 5 * 90_520 * 0.05 / 12) == 50_629
+    assert (round(r.owned_base_usd_per_month), round(r.autoscaled_fleet.usd_per_month)) == (50_629, 64_761)
     memo = " ".join(render_memo(r).split())
     assert (
         "Owned servers for the base with hourly cards for the busier hours would cost less than every route "
