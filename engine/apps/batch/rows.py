@@ -307,8 +307,7 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                 # Over several lines, a stray quote may have taken the lines after it into one cell.
                 kind = "cell_count_lines" if last > line else "cell_count"
                 message = said(lang, kind, origin=where, cells=len(cells), columns=len(columns))
-                # The name column's cell still names the row in the error list.
-                yield Row(line, None, message, _name_cell(columns, cells))
+                yield Row(line, None, message, _name_cell(columns, cells))  # its name cell names it
                 continue
             try:
                 data, problems = csv_record(columns, cells, lang)
