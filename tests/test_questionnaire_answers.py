@@ -478,7 +478,7 @@ def test_swiss_thousands_are_read_in_every_language(lang: str) -> None:
         ("en", "error: standard input ended before every question was answered; nothing was saved\n"),
         (
             "de",
-            "Fehler: die Standardeingabe endete, bevor jede Frage beantwortet war; "
+            "Fehler: die Standardeingabe endete, bevor alle Fragen beantwortet waren; "
             "nichts wurde gespeichert\n",
         ),
     ],

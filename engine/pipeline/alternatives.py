@@ -45,6 +45,10 @@ class Alternatives:
     quantized: Option | None
     quantized_precision: str | None
     quantized_weights_gb: float
+    reserving: Option | None = None
+    """Cheapest admitted option whose price holds its capacity for a term (a reservation or a capacity
+    block, not a savings plan, which binds the bill only): what a business-critical batch's runs can be
+    promised on (PRC032 names it)."""
 
 
 UNBOUND = ("on_demand", "spot")
@@ -115,6 +119,15 @@ def choose_alternatives(
         quantized=quantized_best,
         quantized_precision=quantized_precision,
         quantized_weights_gb=quantized_weights_gb,
+        reserving=cheapest_option(
+            priced,
+            preferred_pricing,
+            lambda p: (
+                not p.excluded_by
+                and p.listing.offer.pricing in ("reserved", "capacity_block")
+                and p.listing.offer.capacity_not_reserved is None
+            ),
+        ),
     )
 
 

@@ -120,6 +120,8 @@ def economics_details(
         own_gpus=own.nodes * own.gpus_per_server,
         server_price_usd=own.server_price_usd,
         cheapest_same_hours_name=own.cheapest_same_hours or "",
+        reserving_name=option_name(alternatives.reserving) if alternatives.reserving else "",
+        reserving_usd_per_month=alternatives.reserving.usd_per_month if alternatives.reserving else 0.0,
         cheapest_same_hours_billing=own.cheapest_same_hours_billing or "",
         cheapest_billed_hours_per_month=own.cheapest_billed_hours_per_month or 0.0,
         **rent_at_hours_with_requests(knowledge, resolved, own),

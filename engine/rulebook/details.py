@@ -202,6 +202,10 @@ class EconomicsDetails(Details):
     """The owned cards: nodes × cards per server."""
     server_price_usd: float
     cheapest_same_hours_name: str
+    reserving_name: str | Words = ""
+    """The cheapest admitted option that holds its capacity for a term (``Alternatives.reserving``), as
+    the messages name it, and its monthly bill ("" and 0 without one)."""
+    reserving_usd_per_month: float = 0.0
     """provider/offer/gpu of the admitted rental whose monthly bill is the least ("" without one)."""
     cheapest_same_hours_billing: str
     cheapest_billed_hours_per_month: float
