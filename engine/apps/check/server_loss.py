@@ -42,11 +42,10 @@ def server_loss_facts(
             and servers >= required
             and idle_cards_keep_the_peak(server_loss(plan, server, servers), servers),
         }
-    slots = server.gpus_per_server // plan.cards_per_replica
-    replicas = proposal.gpus // plan.cards_per_replica
-    if slots == 0 or replicas < 1:
+    counted = replicas_through_a_loss(proposal.gpus, servers, server, plan.cards_per_replica)
+    if counted is None:
         return {**spread, "server_loss_short": 0 < servers < required}
-    left = left_after_a_loss(replicas, slots, servers)
+    replicas, left = counted
     return {
         **spread,
         "server_loss_short": left < plan.replicas_for_peak,
@@ -69,17 +68,29 @@ def batch_server_loss(
     fewer; the servers are not bought to keep anything through it (``spreading_facts``)."""
     if plan is None or not plan.cards_per_replica or not servers:
         return {}
-    slots = server.gpus_per_server // plan.cards_per_replica
-    replicas = (proposal.gpus or servers * server.gpus_per_server) // plan.cards_per_replica
-    if slots == 0 or replicas < 1:
+    cards = proposal.gpus or servers * server.gpus_per_server
+    counted = replicas_through_a_loss(cards, servers, server, plan.cards_per_replica)
+    if counted is None:
         return {}
-    left = left_after_a_loss(replicas, slots, servers)
+    replicas, left = counted
     return {
         "batch_server_loss_short": left < plan.replicas_for_peak,
         "batch_server_loss_left": left,
         "batch_server_loss_window": plan.replicas_for_peak,
         "batch_server_loss_replicas": replicas,
     }
+
+
+def replicas_through_a_loss(
+    cards: int, servers: int, server: OwnServer, per_replica: int
+) -> tuple[int, int] | None:
+    """The replicas ``cards`` hold on ``servers`` servers, spread evenly, and those the loss of the fullest
+    leaves; None where no replica fits a server or the cards hold none."""
+    slots = server.gpus_per_server // per_replica
+    replicas = cards // per_replica
+    if slots == 0 or replicas < 1:
+        return None
+    return replicas, left_after_a_loss(replicas, slots, servers)
 
 
 def spreading_facts(proposal: ProposalInput, server: OwnServer, plan: ReplicaPlan | None) -> dict[str, Any]:
