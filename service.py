@@ -295,15 +295,23 @@ def rule(rule_id: str, request: Request) -> RuleDoc | Response:
     return web.rule_answer(request, rule_doc(rulebook.rule(rule_id.upper()), load_knowledge()))
 
 
-@router.get("/healthz", response_model=Health, responses=INVALID_INPUT, summary="Liveness and version")
+@router.api_route(
+    "/healthz",
+    methods=["GET", "HEAD"],
+    response_model=Health,
+    responses=INVALID_INPUT,
+    summary="Liveness and version",
+)
 async def healthz() -> Health:
-    """Cheap on purpose: a load balancer calls it often. Answered on the event loop, never behind the
-    worker threads, so it stays fast while they are busy."""
+    """Cheap on purpose: a load balancer calls it often, some with HEAD (answered as GET, without the
+    body). Answered on the event loop, never behind the worker threads, so it stays fast while they are
+    busy."""
     return Health(status="ok", version=__version__)
 
 
-@router.get(
+@router.api_route(
     "/readyz",
+    methods=["GET", "HEAD"],
     response_model=Health,
     responses={
         503: {"model": Health, "description": "Starting, stopping, or every worker busy with a queue."},

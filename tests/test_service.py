@@ -52,6 +52,10 @@ def test_healthz(client: httpx.Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "version": __version__}
+    # Load balancers that probe with HEAD get the same answer without its body, not 405.
+    for path in ("/healthz", "/readyz"):
+        head = client.head(path)
+        assert (head.status_code, head.content) == (200, b""), path
 
 
 def test_recommend_equals_the_library(client: httpx.Client) -> None:
