@@ -430,3 +430,19 @@ def test_a_yaml_yes_for_a_true_or_false_field_says_what_to_write(written: str) -
     # A number is no word a reader mistakes for a boolean: no advice.
     number = invoke("recommend", "-", stdin=document.replace(f"sensitive: {written}", "sensitive: 3"))
     assert "latency_sensitive: Input should be a valid boolean (got 3)\n" in number.output
+
+
+def test_a_whole_number_beyond_the_fields_bound_is_not_suggested() -> None:
+    """1.0e12 requests a day: 'write 1000000000000' would be refused next (at most ten billion), so the
+    bound is said instead; 5000.0 is still told to drop its decimal point."""
+    document = "name: x\nmodel: {name: llama-3.1-8b, precision: fp8}\nrequests_per_day: %s\n"
+    beyond = invoke("recommend", "-", stdin=document % "1.0e12")
+    assert beyond.exit_code == 2
+    assert (
+        "requests_per_day: Input should be a valid integer (got 1000000000000.0) (a whole number, at most "
+        "10,000,000,000)\n"
+    ) in beyond.output
+    within = invoke("recommend", "-", stdin=document % "5000.0")
+    assert "(write 5000: a whole number, without a decimal point)" in within.output
+    german = invoke("recommend", "-", "--lang", "de", stdin=document % "1.0e12")
+    assert "(eine ganze Zahl, höchstens 10.000.000.000)" in german.output

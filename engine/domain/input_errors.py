@@ -108,6 +108,11 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["thousands"] = grouped_digits(given)
             # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.
             entry["whole"] = int(given) if isinstance(given, float) and given.is_integer() else None
+            # 1e12 for a field of at most 1e10: "write 1000000000000" would be refused next; the bound
+            # is said instead.
+            entry["whole_beyond"] = _bound_passed(schema, problem["loc"], entry["whole"])
+            if entry["whole_beyond"] is not None:
+                entry["whole"] = None
         # YAML 1.1's yes/no/on/off, which the reader keeps as text: the field takes true or false.
         entry["true_false"] = kind.startswith("bool_") and isinstance(given, str)
         if kind == "literal_error" and isinstance(given, str):
@@ -227,6 +232,21 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
         pattern_words={kind: say(lang, words) for kind, words in PATTERN_WORDS.items()},
     )
     return text.rstrip("\n")
+
+
+def _bound_passed(schema: type[BaseModel], loc: Sequence[Any], whole: int | None) -> dict[str, int] | None:
+    """The field's bound ``whole`` passes, as ``{"most": n}`` or ``{"least": n}``; None within them."""
+    if whole is None or not loc:
+        return None
+    info = model_at(schema, tuple(loc[:-1])).model_fields.get(str(loc[-1]))
+    for bound in info.metadata if info is not None else ():
+        most = getattr(bound, "le", None)
+        least = getattr(bound, "ge", None)
+        if isinstance(most, int) and whole > most:
+            return {"most": most}
+        if isinstance(least, int) and whole < least:
+            return {"least": least}
+    return None
 
 
 def _nested_field(schema: type[BaseModel], parent: tuple[Any, ...], key: str) -> str | None:
