@@ -446,3 +446,9 @@ def test_a_whole_number_beyond_the_fields_bound_is_not_suggested() -> None:
     assert "(write 5000: a whole number, without a decimal point)" in within.output
     german = invoke("recommend", "-", "--lang", "de", stdin=document % "1.0e12")
     assert "(eine ganze Zahl, höchstens 10.000.000.000)" in german.output
+    # An optional field's bound, declared inside its optional type, is read as well.
+    tokens = invoke("recommend", "-", stdin=document % "100" + "avg_input_tokens: 1.0e8\n")
+    assert (
+        "avg_input_tokens: Input should be a valid integer (got 100000000.0) (a whole number, at most "
+        "10,000,000)\n"
+    ) in tokens.output

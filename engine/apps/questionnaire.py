@@ -9,7 +9,6 @@ with, so the questionnaire can never accept what ``recommend`` would reject.
 
 from __future__ import annotations
 
-import typing
 from functools import cache
 from typing import Any, Literal
 
@@ -20,7 +19,7 @@ from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import suggestions
 from gpu_advisor.engine.common.values import ValueProblem, finite, shown
 from gpu_advisor.engine.common.wording import Words
-from gpu_advisor.engine.domain.input_errors import render_problems, validation_problems
+from gpu_advisor.engine.domain.input_errors import declared_constraints, render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.model_spec import ModelSpec
 from gpu_advisor.engine.domain.workload import Workload, declared_type
@@ -135,13 +134,8 @@ def upper_bound(field: str) -> Any:
     """The largest value a workload field takes (its ``le``, wherever the optional type declares it), or
     None where it has none."""
     info = field_model(field).model_fields[field.removeprefix("model.")]
-    found = [*info.metadata]
-    pending = [info.annotation]
-    while pending:
-        annotation = pending.pop()
-        found += getattr(annotation, "__metadata__", ())
-        pending += typing.get_args(annotation)
-    return next((limit.le for limit in found if isinstance(limit, annotated_types.Le)), None)
+    constraints = declared_constraints(info)
+    return next((limit.le for limit in constraints if isinstance(limit, annotated_types.Le)), None)
 
 
 @cache

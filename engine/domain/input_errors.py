@@ -9,7 +9,9 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
+import annotated_types
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from gpu_advisor.engine.common.errors import InputError, close_match, spelling_of
 from gpu_advisor.engine.common.values import COMMA_GROUPS, DECIMAL_COMMA, GROUP_SEPARATORS, SPACED_GROUPS
@@ -234,18 +236,28 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
     return text.rstrip("\n")
 
 
+def declared_constraints(info: FieldInfo) -> list[Any]:
+    """A field's constraints (``Le``, ``Ge``, ...): its own and those its type declares, wherever an
+    optional type nests them (``Optional[Annotated[int, Field(le=...)]]``)."""
+    found = [*info.metadata]
+    pending = [info.annotation]
+    while pending:
+        annotation = pending.pop()
+        found += getattr(annotation, "__metadata__", ())
+        pending += typing.get_args(annotation)
+    return found
+
+
 def _bound_passed(schema: type[BaseModel], loc: Sequence[Any], whole: int | None) -> dict[str, int] | None:
     """The field's bound ``whole`` passes, as ``{"most": n}`` or ``{"least": n}``; None within them."""
     if whole is None or not loc:
         return None
     info = model_at(schema, tuple(loc[:-1])).model_fields.get(str(loc[-1]))
-    for bound in info.metadata if info is not None else ():
-        most = getattr(bound, "le", None)
-        least = getattr(bound, "ge", None)
-        if isinstance(most, int) and whole > most:
-            return {"most": most}
-        if isinstance(least, int) and whole < least:
-            return {"least": least}
+    for bound in declared_constraints(info) if info is not None else ():
+        if isinstance(bound, annotated_types.Le) and isinstance(bound.le, int) and whole > bound.le:
+            return {"most": bound.le}
+        if isinstance(bound, annotated_types.Ge) and isinstance(bound.ge, int) and whole < bound.ge:
+            return {"least": bound.ge}
     return None
 
 
