@@ -19,8 +19,11 @@ YOUR_LINES = ("usd_per_kwh", "rack_usd_per_month", "colocation_usd_per_month", "
 """The request's fields that replace the company country's defaults rather than the server's."""
 
 
-QUOTES = {"server_price_eur": ("server_price_usd", "EUR"), "server_price_chf": ("server_price_usd", "CHF")}
-QUOTES["eur_per_kwh"] = ("usd_per_kwh", "EUR")
+QUOTES = {
+    "server_price_eur": ("server_price_usd", "EUR"),
+    "server_price_chf": ("server_price_usd", "CHF"),
+    "eur_per_kwh": ("usd_per_kwh", "EUR"),
+}
 """The figures given in another currency than USD, by field: the USD field each stands for, and its
 currency."""
 
