@@ -84,3 +84,16 @@ def replica_kv_tokens(knowledge: Knowledge, figures: SizingFigures, gpu_id: str,
     cache = engine.kv_cache_bytes(cards * gpu.memory_bytes, figures.weights_gb * 1e9, cards)
     tensor, _ = parallelism(knowledge.sizing.card_counts.node_gpus, cards)
     return cache / figures.kv_bytes_per_token_on(tensor)
+
+
+def longest_light_context(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit) -> int | None:
+    """``GpuSizing.context_tokens_on_one_card``: the longest context of which one card that holds
+    ``fit``'s weights keeps ``min_sequences_under_light_load`` sequences, where the light count (or the
+    usual count, or none) is more cards; None elsewhere or where it keeps no KV cache. Only one card:
+    a replica of several is still what the rules on the cards' link say of it."""
+    light = fit.gpus_for_light_load or fit.gpus_with_kv_reserve
+    if fit.gpus_for_weights != 1 or 1 not in figures.card_counts or light == 1:
+        return None
+    sequences = knowledge.throughput.concurrency.min_sequences_under_light_load
+    longest = math.floor(replica_kv_tokens(knowledge, figures, fit.gpu, 1) / sequences)
+    return longest if longest >= 1 else None

@@ -75,6 +75,11 @@ class GpuSizing(ResultModel):
     gpus_for_light_load: int | None = None
     """The fewest cards that hold a light load (``GpuFit.gpus_for_light_load``), which the replicas of a
     GPU with no usual count run on; None where no allowed count holds it."""
+    context_tokens_on_one_card: int | None = None
+    """Where one card holds the weights but a replica needs more for the KV cache of
+    ``min_sequences_under_light_load`` full-context sequences: the longest serving context of which that
+    card keeps that many, so that a ``context_tokens`` at or below it runs a replica on one card (no
+    link between cards to rule it out); None elsewhere, or where it keeps no KV cache."""
     gpus_with_kv_reserve: int | None
     kv_headroom_gb: float | None
     """Memory beside the weights, and the KV cache's tokens, at the usual count."""

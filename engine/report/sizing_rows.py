@@ -10,6 +10,7 @@ from gpu_advisor.engine.calc.count_limits import (
     below_usual_count,
     full_context_sequences,
     kv_held_sequences,
+    longest_light_context,
     replica_kv_tokens,
 )
 from gpu_advisor.engine.calc.latency import OperatingPoint, first_token_tail_ms, lone_request
@@ -67,6 +68,7 @@ def sizing_rows(
                 gpus_recommended=None if blocked else fit.gpus_with_kv_reserve,
                 gpus_with_kv_reserve=fit.gpus_with_kv_reserve,
                 gpus_for_light_load=fit.gpus_for_light_load,
+                context_tokens_on_one_card=longest_light_context(knowledge, figures, fit),
                 kv_headroom_gb=fit.kv_headroom_gb,
                 kv_tokens_capacity=fit.kv_tokens_capacity,
                 replica_kv_tokens_capacity=kv_tokens,
