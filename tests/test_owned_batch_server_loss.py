@@ -59,3 +59,22 @@ def test_three_servers_keep_the_window() -> None:
 def test_a_batch_that_is_not_business_critical_is_not_held_to_it() -> None:
     relaxed = {**ON_PREMISES_BATCH, "business_critical": False}
     assert siz040(2, relaxed) is None
+
+
+def test_recommend_buys_the_servers_a_loss_leaves_the_window_on() -> None:
+    """The plan's 7 replicas of 2 H100 (6 for the window and a spare) take 14 cards, two 8-card servers;
+    four replicas a server, the loss of one of two leaves 3 (with the idle cards' replica, 4) of the 6.
+    SIZ038 buys servers as it places rentals: ceil(6 / 4) + 1 = 3, the count check passes above."""
+    from gpu_advisor.api import recommend, render_memo
+
+    result = recommend(ON_PREMISES_BATCH)
+    own = result.own_hardware
+    assert own is not None and own.server_loss is not None
+    assert (own.replicas, own.spare_replicas, own.gpus_needed, own.nodes) == (7, 1, 14, 3)
+    assert (own.server_loss.peak_replicas, own.server_loss.replicas_left_with_idle) == (6, 8)
+    assert (
+        "The cards the load needs would fit fewer servers: the business-critical batch's replicas are "
+        "spread over servers so that a failed one leaves those its window needs (SIZ038), so 3 are bought."
+    ) in " ".join(render_memo(result).split())
+    relaxed = recommend({**ON_PREMISES_BATCH, "business_critical": False})
+    assert relaxed.own_hardware is not None and relaxed.own_hardware.nodes == 2

@@ -118,12 +118,13 @@ def carries(server: OwnServer, plans: dict[str, ReplicaPlan], unsuitable: dict[s
 
 
 def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
-    """The servers that hold a plan's cards; where its replicas are spread over machines (SIZ015) and
-    there are two or more, two at least, so that the spare does not share the others' node, and, where the
-    rules add spares, as many as keep the peak's replicas through the loss of any one with replicas on
-    all their cards (``ServerLoss.servers_to_survive_loss``), as a rental's instances are placed."""
+    """The servers that hold a plan's cards; where its replicas are spread over machines (a service's,
+    SIZ015, or a business-critical batch's, SIZ038) and there are two or more, two at least, so that the
+    spare does not share the others' node, and, where the rules add spares, as many as keep the peak's
+    (a batch: the window's) replicas through the loss of any one with replicas on all their cards
+    (``ServerLoss.servers_to_survive_loss``), as a rental's instances are placed."""
     nodes = max(1, math.ceil((plan.gpus if plan is not None else 0) / server.gpus_per_server))
-    if plan is None or not plan.spread or plan.replicas < 2:
+    if plan is None or not (plan.spread or plan.spread_runs) or plan.replicas < 2:
         return nodes
     slots = server.gpus_per_server // plan.cards_per_replica if plan.cards_per_replica else 0
     # A replica larger than a server spans two (NET005): a lost server stops one replica.
