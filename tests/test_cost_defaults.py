@@ -168,7 +168,7 @@ def test_tco007_quotes_no_price_range_once_the_price_is_yours() -> None:
 # --- the documents' own figures, and the US staff line ---------------------------------------------------
 
 
-@pytest.mark.parametrize("country", ["FR", "ES"])
+@pytest.mark.parametrize("country", ["GB", "JP"])
 def test_the_documents_figures_for_a_country_without_defaults(country: str) -> None:
     """A country the cost defaults do not list takes the documents' three lines and no staff line."""
     knowledge = load_knowledge()
@@ -221,6 +221,30 @@ def test_the_us_takes_the_documents_figures_and_a_sourced_staff_salary() -> None
     assert (part.amount, part.currency, part.as_of) == (90_520, "USD", dt.date(2022, 5, 31))
     assert part.source.startswith("U.S. Bureau of Labor Statistics, Occupational Outlook Handbook")
     assert priced.costs.country_name == "United States (the documents' figures)"
+
+
+@pytest.mark.parametrize(
+    ("country", "eur_per_mwh", "euro_area"),
+    [("FR", 153.4, True), ("GR", 173.8, True), ("PL", 193.5, False), ("FI", 74.8, True)],
+)
+def test_the_eus_other_members_get_eurostats_business_power_price(
+    country: str, eur_per_mwh: float, euro_area: bool
+) -> None:
+    """Eurostat's non-household price of band IC, 2025-S2, VAT and recoverable taxes excluded (Greece is
+    EL in Eurostat's tables, GR here); the documents' rack stands in, staff is not costed, and the euro
+    area's borrowing rate is said for its members only."""
+    knowledge = load_knowledge()
+    priced = server_costs(knowledge, knowledge.own_server(), country)
+    power = line(priced.costs, "power")
+    assert (power.origin, power.usd) == ("country", pytest.approx(eur_per_mwh / 1000 * 1.16))
+    # 7.28 kW in every one of the month's 730 hours.
+    assert power.usd_per_month == pytest.approx(7.28 * HOURS * eur_per_mwh / 1000 * 1.16)
+    (part,) = power.parts
+    assert (part.currency, part.as_of) == ("EUR", dt.date(2025, 12, 31))
+    assert part.source.startswith("Eurostat, Electricity prices for non-household consumers")
+    assert line(priced.costs, "rack").origin == "documents"
+    assert (line(priced.costs, "staff").origin, priced.costs.staff_uncosted) == ("none", True)
+    assert (priced.costs.borrowing_rate_per_year == 0.0351) is euro_area
 
 
 def test_the_documents_figures_stand_in_for_what_a_country_lacks() -> None:
@@ -389,7 +413,7 @@ def line_of(costs: dict, name: str) -> dict:
 
 
 def test_a_self_hosted_figure_without_its_staff_line_says_so_where_it_is_compared() -> None:
-    """A French company's MoE service: the catalog has no sourced salary for FR, so the own servers'
+    """A Norwegian company's MoE service: the catalog has no sourced salary for NO, so the own servers'
     figure lacks its staff line; DEP011, which sets the API against it, says so beside the figure."""
     result = run(
         {
@@ -404,14 +428,14 @@ def test_a_self_hosted_figure_without_its_staff_line_says_so_where_it_is_compare
             "load_pattern": "variable",
             "latency_sensitive": True,
             "serving_engine": "sglang",
-            "company_country": "FR",
+            "company_country": "NO",
         }
     )
     own = result.own_hardware
     assert own.costs is not None and own.costs.staff_uncosted and own.nodes == 3
     (dep011,) = [f.message for f in result.findings if f.rule_id == "DEP011"]
     assert (
-        "(own hardware: 3 × HGX H100 8-GPU (24 × h100-sxm); staff not costed: no sourced salary for FR)"
+        "(own hardware: 3 × HGX H100 8-GPU (24 × h100-sxm); staff not costed: no sourced salary for NO)"
         in " ".join(dep011.split())
     )
 
