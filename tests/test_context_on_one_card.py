@@ -78,9 +78,9 @@ def test_size_says_it_with_its_own_option() -> None:
     said = CliRunner().invoke(main, SIZE)
     assert said.exit_code == 0, said.output
     assert (
-        "ruled out: NET001; 1 card holds the weights but not 2 sequences of the 8,192-token context: "
-        "--context-tokens 6797 or less runs a replica on it"
-    ) in " ".join(said.output.split())
+        "\nl4: 1 card holds the weights but not 2 sequences of the 8,192-token context: "
+        "--context-tokens 6797 or less runs a replica on it.\n"
+    ) in said.output
     long = CliRunner().invoke(
         main,
         [*SIZE, "--requests-per-day", "1000", "--input-tokens", "7000", "--output-tokens", "20"],
