@@ -193,6 +193,13 @@ def test_a_share_above_zero_never_reads_as_zero_percent(share: float, text: str)
     assert Format().pct(share) == text
 
 
+def test_one_share_worked_out_two_ways_reads_the_same() -> None:
+    """A batch replica's busy share and its servers' (every card used): 0.045 and 0.045000000000000005
+    read '4 %' and '5 %' in one sentence, the float's last bit deciding the half."""
+    assert 0.045 * 100 != 0.045000000000000005 * 100
+    assert Format().pct(0.045) == Format().pct(0.045000000000000005) == "4 %"
+
+
 def test_a_share_of_thousands_of_percent_is_grouped_as_other_figures() -> None:
     # LAT007's "2724 % beyond" beside figures written with separators.
     assert (Format().pct(27.24), Format.named("de").pct(27.24)) == ("2,724 %", "2.724 %")

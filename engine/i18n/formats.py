@@ -136,8 +136,9 @@ class Format:
         the same sentence (an edge); where both would read the same, the share gets the decimals that tell
         them apart, so that 29.6 % below a 30 % edge does not read '30 %, below the 30 % edge'. At most two
         decimals: closer than that, the share is cut towards its own side of the edge (29.999 % reads
-        '29.99 %'); shares within float noise of the edge read as the edge."""
-        value = share * 100
+        '29.99 %'); shares within float noise of the edge read as the edge. Float noise is cut first, so
+        that one share worked out two ways (0.045 and 0.045000000000000005) reads the same."""
+        value = round(share * 100, 9)
         digits = 0
         if beside is not None and not math.isclose(share, beside, rel_tol=0, abs_tol=EDGE_NOISE):
             edge = beside * 100
