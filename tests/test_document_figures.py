@@ -205,7 +205,7 @@ def test_break_even_with_residual_value() -> None:
 def test_tco_result_lists_break_even_per_offer() -> None:
     # The documents' own figures, as a country without cost defaults takes them (the US adds a staff line;
     # the US and a German company's are in test_cost_defaults.py).
-    result = tco(TcoRequest(country="FR"))
+    result = tco(TcoRequest(country="NO"))
     rows = {(b.provider, b.offer): round(b.utilization, 2) for b in result.break_even}
     assert rows[("runpod", "community")] == 0.61
     assert rows[("lambda", "8-gpu-plan")] == 0.41

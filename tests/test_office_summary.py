@@ -160,13 +160,13 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
 def test_a_country_without_cost_defaults_says_its_power_and_housing_are_the_documents() -> None:
     """A Polish company's owned servers: no salary, and the power price and the rack are the documents' US
     figures, which only the Assumptions section said."""
-    result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "PL"})
+    result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "NO"})
     assert result.decision.deployment == "own_hardware"
     memo = render_memo(result).splitlines()
     line = memo.index(summary_line("\n".join(memo)))
     assert memo[line + 1] == (
         "For this server, the power price and the rack are the documents' US figures: the catalog has none "
-        "for PL (see Assumptions); give your own in an overrides file (`--overrides`)."
+        "for NO (see Assumptions); give your own in an overrides file (`--overrides`)."
     )
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert "Für diesen Server gelten für den Strompreis und das Rack die US-Zahlen der Dokumente" in german

@@ -88,11 +88,11 @@ def test_a_purchase_without_a_staff_line_says_the_staff_cost_that_turns_it() -> 
     US cost lines (France has no cost defaults), $19,109 a month, undercut Scaleway's 2-card instances
     ($22,423) by $3,314, less than any operations staff costs; France has no sourced salary, so the memo
     says that margin is the staff cost at which renting wins, and Scaleway stands beside the decision."""
-    result = run({**L70, "company_country": "FR"})
+    result = run({**L70, "company_country": "NO"})
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 2)
     assert round(result.decision.usd_per_month) == 19109
     assert routes(result)[0] == ("dedicated_cloud", "h100-sxm-2-80g", 22423)
     assert (
-        "The nodes' figure has no staff line (the catalog has no sourced salary for FR): a staff cost above "
+        "The nodes' figure has no staff line (the catalog has no sourced salary for NO): a staff cost above "
         "$3,314 a month makes that rental the cheaper; add yours before relying on the comparison."
     ) in " ".join(render_memo(result).split())

@@ -104,14 +104,14 @@ def test_an_owned_base_with_hourly_peaks_below_owning_for_the_busiest_hour_is_na
         " guarantees in every hour. Weigh it against the recommendation with the provider's and the"
         " network's terms."
     )
-    # A French company's nodes have no staff line (no cost defaults for France: the documents' figures,
-    # $1.636 a card-hour, five nodes $47,772): the note says the mix leaves staff out.
-    french = finding(result(company_country="FR", **MIX_VOLUME), "TCO022") or ""
+    # A Norwegian company's nodes have no staff line (no cost defaults for Norway: the documents'
+    # figures, $1.636 a card-hour, five nodes $47,772): the note says the mix leaves staff out.
+    norwegian = finding(result(company_country="NO", **MIX_VOLUME), "TCO022") or ""
     assert (
-        "$47,772/month), and scaleway/h100-sxm-8-80g by the hour" in french
+        "$47,772/month), and scaleway/h100-sxm-8-80g by the hour" in norwegian
         and "at $57,326/month, with no staff counted for the owned servers (the catalog has no sourced"
-        " salary for FR), which would make them dearer. The rules do not decide on"
-        in french
+        " salary for NO), which would make them dearer. The rules do not decide on"
+        in norwegian
     )
 
 
@@ -220,11 +220,11 @@ def test_buying_beats_renting_says_where_the_owned_figure_has_no_staff_line() ->
         "company_country": "FR",
         "volume_growing": True,
     }
-    french = recommend(validate_workload(workload, "test"), EVALUATED_ON)
-    message = finding(french, "TCO001") or ""
+    norwegian = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    message = finding(norwegian, "TCO001") or ""
     # Four HGX servers (the model's own error band taken off, +18 %): their figure, not a node's. At
     # 500,000 requests a day it takes five, which cost more than RunPod's H200: TCO001 does not fire.
-    assert french.own_hardware.nodes == 4 and message.startswith("The 4 owned nodes' cards")
+    assert norwegian.own_hardware.nodes == 4 and message.startswith("The 4 owned nodes' cards")
     # The staff cost that makes the cheapest rental the cheaper: its monthly bill less the nodes'.
     own, least = (float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)/month", message))
     assert message.endswith(

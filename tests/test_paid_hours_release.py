@@ -101,7 +101,9 @@ FR_BANK: dict[str, Any] = {
 def test_owning_below_the_held_cards_is_named_beside_them() -> None:
     """A French bank's Qwen3-235B assistant on workdays: 12 H100 at Scaleway, 12 x $3.70359 an hour,
     $11,733 for 264 hours and 12 x 3.70359 x 730 = $32,443 held every hour; two owned HGX H100 servers
-    (the documents' US power and rack, no staff: France has no figures of its own) cost $19,109. TCO004
+    (Eurostat's French business power price, the documents' US rack, no staff: France has no sourced
+    salary) cost $19,109 at the documents' power price and 2 x 7.28 kW x 730 h x (0.1534 x 1.16 - 0.12)
+    = $616 more at France's: $19,725. TCO004
     set owning aside against the released rental, which is said; a strategy rule-out keeps it unsaid."""
     result = run(FR_BANK)
     best = result.best_option
@@ -109,12 +111,13 @@ def test_owning_below_the_held_cards_is_named_beside_them() -> None:
     assert round(best.usd_per_gpu_hour, 5) == 3.70359
     assert round(best.usd_per_hour * 730) == round(12 * 3.70359 * 730) == 32_443
     own = result.own_hardware
-    assert (own.nodes, round(own.usd_per_month)) == (2, 19_109)
+    assert round(19_109 + 2 * 7.28 * 730 * (0.1534 * 1.16 - 0.12)) == 19_725
+    assert (own.nodes, round(own.usd_per_month)) == (2, 19_725)
     assert result.resolution.ruled_out["own_hardware"] == ("TCO004",)
     assert (
         "kept every hour of the month, they cost about $32,443 a month.\n"
         "Owning servers for the load costs less than that before staff (no sourced salary for FR): 2 × HGX "
-        "H100 8-GPU, $19,109 a month (see Buy versus rent).\n"
+        "H100 8-GPU, $19,725 a month (see Buy versus rent).\n"
         "TCO004 sets owning aside against the rental as priced, with its cards released.\n" in summary(result)
     )
     unstable = run({**FR_BANK, "model_stable": False})
