@@ -170,7 +170,8 @@ def test_tco007_quotes_no_price_range_once_the_price_is_yours() -> None:
 
 @pytest.mark.parametrize("country", ["GB", "JP"])
 def test_the_documents_figures_for_a_country_without_defaults(country: str) -> None:
-    """A country the cost defaults do not list takes the documents' three lines and no staff line."""
+    """A country the cost defaults do not list takes the documents' three lines; its staff is not costed
+    (no sourced salary), which says an unknown, unlike colocation's none beside the rack (not needed)."""
     knowledge = load_knowledge()
     server = knowledge.own_server()
     priced = server_costs(knowledge, server, country)
@@ -183,8 +184,10 @@ def test_the_documents_figures_for_a_country_without_defaults(country: str) -> N
         1.64,
     ]
     assert (cost.colocation, cost.staff) == (0, 0)
-    assert {entry.origin for entry in priced.costs.lines} == {"documents", "none"}
-    assert (line(priced.costs, "staff").origin, priced.costs.country_name) == ("none", None)
+    assert {entry.origin for entry in priced.costs.lines} == {"documents", "none", "not_costed"}
+    assert (line(priced.costs, "staff").origin, priced.costs.country_name) == ("not_costed", None)
+    assert line(priced.costs, "colocation").origin == "none"
+    assert priced.costs.staff_uncosted is True
 
 
 def test_the_us_takes_the_documents_figures_and_a_sourced_staff_salary() -> None:
@@ -220,7 +223,10 @@ def test_the_us_takes_the_documents_figures_and_a_sourced_staff_salary() -> None
     (part,) = staff.parts
     assert (part.amount, part.currency, part.as_of) == (90_520, "USD", dt.date(2022, 5, 31))
     assert part.source.startswith("U.S. Bureau of Labor Statistics, Occupational Outlook Handbook")
-    assert priced.costs.country_name == "United States (the documents' figures)"
+    # Its power and rack are the documents' (their lines say so), its salary the BLS's: the entry is
+    # named for the country, not for the documents.
+    assert priced.costs.country_name == "United States"
+    assert priced.costs.staff_uncosted is False
 
 
 @pytest.mark.parametrize(
@@ -455,7 +461,7 @@ UK_CHAT = {
 
 
 def test_serverless_set_against_own_servers_without_their_staff_says_so() -> None:
-    """A UK chat: serverless (DEP018, DEP020) undercuts three owned HGX H100 whose figure has no staff line
+    """A UK chat: serverless (DEP018, DEP020) undercuts three owned HGX H100 whose figure leaves staff out
     (no sourced salary for GB); both messages say so beside the figure, as the API rules do."""
     result = run(UK_CHAT)
     assert result.decision.deciding_rule_id == "DEP018"

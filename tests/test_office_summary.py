@@ -93,7 +93,7 @@ def test_a_server_whose_staff_is_not_costed_says_so_in_the_summary() -> None:
     # it does count and how to add staff, instead of 'capital, power, housing and staff'.
     result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "FR"})
     staff = next(line for line in result.own_hardware.costs.lines if line.line == "staff")
-    assert staff.origin == "none" and staff.usd_per_month == 0
+    assert staff.origin == "not_costed" and staff.usd_per_month == 0
     assert summary_line(render_memo(result)).endswith(
         "per month** in capital, power and housing, whether busy or not. Staff is not in that figure: the "
         "catalog has no sourced salary for FR, so owning costs more than it says; enter your staff cost as "

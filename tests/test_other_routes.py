@@ -93,6 +93,7 @@ def test_a_purchase_without_a_staff_line_says_the_staff_cost_that_turns_it() -> 
     assert round(result.decision.usd_per_month) == 19109
     assert routes(result)[0] == ("dedicated_cloud", "h100-sxm-2-80g", 22423)
     assert (
-        "The nodes' figure has no staff line (the catalog has no sourced salary for NO): a staff cost above "
+        "The nodes' figure leaves staff out, not costed (the catalog has no sourced salary for NO): a staff "
+        "cost above "
         "$3,314 a month makes that rental the cheaper; add yours before relying on the comparison."
     ) in " ".join(render_memo(result).split())

@@ -143,10 +143,10 @@ def owning_above_renting(**details: Any) -> str:
     )
 
 
-def test_tco029_says_where_owning_s_figure_has_no_staff_line() -> None:
+def test_tco029_says_where_owning_s_figure_leaves_staff_uncosted() -> None:
     assert owning_above_renting(own_staff_uncosted_country="US").endswith(
-        "on price alone they are even. Owning's figure has no staff line (the catalog has no sourced salary "
-        "for US): with one it costs more."
+        "on price alone they are even. Owning's figure leaves staff out, not costed (the catalog has no "
+        "sourced salary for US): with staff it costs more."
     )
 
 

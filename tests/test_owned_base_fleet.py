@@ -228,7 +228,8 @@ def test_buying_beats_renting_says_where_the_owned_figure_has_no_staff_line() ->
     # The staff cost that makes the cheapest rental the cheaper: its monthly bill less the nodes'.
     own, least = (float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)/month", message))
     assert message.endswith(
-        "The nodes' figure has no staff line (the catalog has no sourced salary for FR): a staff cost above "
+        "The nodes' figure leaves staff out, not costed (the catalog has no sourced salary for FR): a staff "
+        "cost above "
         f"${least - own:,.0f} a month makes that rental the cheaper; add yours before relying on the "
         "comparison."
     )

@@ -65,7 +65,8 @@ def test_buying_several_nodes_speaks_of_the_nodes() -> None:
     own, least = (float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)/month", message))
     assert own == 152_870.31
     assert message.endswith(
-        "The nodes' figure has no staff line (the catalog has no sourced salary for NO): a staff cost above "
+        "The nodes' figure leaves staff out, not costed (the catalog has no sourced salary for NO): a staff "
+        "cost above "
         f"${least - own:,.0f} a month makes that rental the cheaper; add yours before relying on the "
         "comparison."
     )

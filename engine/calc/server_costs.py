@@ -135,6 +135,7 @@ def resolve_costs(
         months=base.months,
         depreciation_years=knowledge.cost_defaults.depreciation.years,
         lines=lines,
+        staff_uncosted=staff_line.origin == "not_costed",
         staff=StaffBasis(
             share=share.value,
             covers=share.covers,
@@ -213,7 +214,13 @@ def _yours(line: CostLineName, unit: CostUnit, usd: float, to_month: float) -> C
 
 
 def _none(line: CostLineName, unit: CostUnit) -> CostLine:
+    """A line the server does not need: zero because there is nothing to pay."""
     return CostLine(line=line, origin="none", country="", unit=unit, usd=0.0, usd_per_month=0.0)
+
+
+def _not_costed(line: CostLineName, unit: CostUnit) -> CostLine:
+    """A line the server needs that no sourced figure costs: zero because it is unknown."""
+    return CostLine(line=line, origin="not_costed", country="", unit=unit, usd=0.0, usd_per_month=0.0)
 
 
 def _idle(knowledge: Knowledge, server: OwnServer) -> dict[str, Any]:
@@ -281,7 +288,7 @@ def _staff(knowledge: Knowledge, own: CountryCosts | None, yours: YourCosts | No
     if yours is not None and yours.staff_usd_per_month is not None:
         return _yours("staff", "month", yours.staff_usd_per_month, 1)
     if own is None or own.staff_salary_per_year is None:
-        return _none("staff", "year")
+        return _not_costed("staff", "year")
     share = knowledge.cost_defaults.staff_share.value
     line = _line(knowledge, "staff", "year", own, (own.staff_salary_per_year,), share / MONTHS_PER_YEAR)
     return line.model_copy(update={"share": share})

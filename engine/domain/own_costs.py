@@ -13,7 +13,7 @@ from gpu_advisor.engine.domain.options import ThroughputAlone
 from gpu_advisor.engine.domain.result_model import ResultModel
 
 CostLineName = Literal["power", "rack", "colocation", "staff"]
-CostOrigin = Literal["country", "documents", "yours", "none"]
+CostOrigin = Literal["country", "documents", "yours", "none", "not_costed"]
 CostUnit = Literal["kwh", "kw_month", "month", "year"]
 
 
@@ -41,15 +41,18 @@ class CostLine(_Result):
     line: CostLineName
     origin: CostOrigin
     """country: the company country's figure; documents: the documents' US figure, because the country
-    has none; yours: your overrides; none: no such line (the server is housed otherwise, stands in an
-    office, or no figure exists)."""
+    has none; yours: your overrides; none: the server needs no such line, so it is zero (housed in a rack,
+    not in colocation, or the other way round; an office machine's housing and staff); not_costed: the
+    server needs the line but no sourced figure exists for it (the staff line of a country the catalog has
+    no salary for), so its zero is unknown, not nothing (``OwnCosts.staff_uncosted``)."""
     country: str
-    """Whose figure it is: the company country, the documents' (US), or empty for yours and none."""
+    """Whose figure it is: the company country, the documents' (US), or empty for yours, none and
+    not_costed."""
     unit: CostUnit
     """What ``parts`` and ``usd`` are per: kWh, kW of the node's draw and month, month, or year (a
     salary)."""
     parts: tuple[CostPart, ...] = ()
-    """The sourced figures, added up (the parts of a power price); empty for yours and none."""
+    """The sourced figures, added up (the parts of a power price); empty for yours, none and not_costed."""
     usd: float
     """The figure in USD per ``unit``."""
     share: float | None = None
@@ -125,15 +128,11 @@ class OwnCosts(_Result):
     borrowing_note: str | None = None
     borrowing_source: str | None = None
     borrowing_as_of: dt.date | None = None
-
-    @property
-    def staff_uncosted(self) -> bool:
-        """The staff line has no figure because the catalog has no sourced salary for the country: owning
-        costs more than the lines say. An office machine has no staff line by design (the documents' own
-        workstation case), which is no gap in the catalog."""
-        return self.housing != "office" and any(
-            line.line == "staff" and line.origin == "none" for line in self.lines
-        )
+    staff_uncosted: bool = False
+    """True: the staff line is not costed (origin not_costed) because the catalog has no sourced salary
+    for the country and none of yours is given; owning costs more than the lines say. False where staff
+    is costed, and where the server needs none (an office machine, the documents' own workstation case:
+    origin none), which is no gap in the catalog."""
 
 
 class UsdPerGpuHour(ResultModel):

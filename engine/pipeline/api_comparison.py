@@ -126,7 +126,10 @@ def operating_staff_facts(knowledge: Knowledge, country: str) -> dict[str, Any]:
     """The staff line of one owned data-centre server in ``country`` (the default server's), where the
     catalog or the overrides give one."""
     costs = server_costs(knowledge, knowledge.own_server(), country).costs
-    staff = next((line for line in costs.lines if line.line == "staff" and line.origin != "none"), None)
+    staff = next(
+        (line for line in costs.lines if line.line == "staff" and line.origin not in ("none", "not_costed")),
+        None,
+    )
     return {
         "operating_staff_known": staff is not None,
         "operating_staff_usd_per_month": float(staff.usd_per_month) if staff else 0.0,

@@ -142,12 +142,9 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
         else 0.0,
         "own_in_an_office": own.applicable and server.housing == "office",
         "own_price_age_days": (evaluated_on - server.as_of).days if own.applicable else 0,
-        # A line with no figure (origin none) is no default, but a staff line without one is a gap.
+        # A line the server does not need (origin none) is no default; one no figure costs is a gap.
         "own_defaults_left": not server.price_yours
-        or any(
-            line.origin in ("country", "documents") or (line.line == "staff" and own.costs.staff_uncosted)
-            for line in own.costs.lines
-        ),
+        or any(line.origin in ("country", "documents", "not_costed") for line in own.costs.lines),
         "own_replica_spans_servers": own.applicable
         and plan is not None
         and plan.cards_per_replica > server.gpus_per_server,
