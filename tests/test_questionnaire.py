@@ -50,6 +50,8 @@ def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
             "COLUMNS": "200",
             "LANG": "C.UTF-8",
             "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"],  # the suite's own (tests/conftest.py)
+            # The package under test where it is found by PYTHONPATH, not the one installed.
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
         },
     )
 
@@ -133,21 +135,36 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
-    # What was typed is stated; a default Enter took is left out, so the memo lists it as a default.
+    # Every answer is stated, a default confirmed with Enter as well as one typed; the questions left
+    # empty (paid hours, utilization) are not.
     assert saved == {
         "name": "support bot",
         "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": False},
         "requests_per_day": 1_000_000,
+        "avg_input_tokens": 300,
+        "avg_output_tokens": 150,
+        "context_tokens": 8192,
         "load_pattern": "steady",
         "schedule": "always",
+        "latency_sensitive": True,
         "personal_data": True,
+        "on_premises_required": False,
+        "model_stable": True,
+        "company_country": "DE",
+        "personal_data_region": "eu",
+        "volume_growing": False,
+        "devops_capacity": True,
+        "business_critical": False,
         "framework": "jax",
+        "needs_gpu": True,
     }
     memo = (tmp_path / "memo.md").read_text(encoding="utf-8")
     assert memo.startswith("# GPU decision memo: support bot")
-    assert "RES001" in memo  # personal data: EU only, from the company's country (the default, DE)
-    assert "| Context | 8,192 tokens (default) |" in memo
-    assert "| Company country | DE (default) |" in memo
+    assert "RES001" in memo  # personal data: EU only, the company's country's region confirmed
+    # Confirmed with Enter, so given: no "(default)" beside them; what no question asked stays a default.
+    assert "| Context | 8,192 tokens |" in memo
+    assert "| Company country | DE |" in memo
+    assert "| Minimum replicas | 1 (default) |" in memo
 
 
 def test_prefilled_answers_are_offered_as_defaults(tmp_path: Path) -> None:

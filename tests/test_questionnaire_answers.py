@@ -240,8 +240,8 @@ def test_a_changed_answer_asks_the_questions_it_brings_in(tmp_path: Path) -> Non
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     saved = yaml.safe_load(result.files["bot.yaml"])  # type: ignore[attr-defined]
-    # Enter took the precision (required, so stated) and no own weights (the model's default, left out).
-    assert saved["model"] == {"params_b": 8, "precision": "bf16"}
+    # Enter took the precision and no own weights, both stated; the active parameters were left empty.
+    assert saved["model"] == {"params_b": 8, "precision": "bf16", "custom_weights": False}
 
 
 def test_the_german_review_is_german(tmp_path: Path) -> None:
@@ -354,22 +354,6 @@ def test_answers_from_a_file_are_never_saved_over_it_even_with_force(
     assert (tmp_path / "hr-memo.md").exists()
 
 
-def test_a_default_taken_with_enter_is_left_out_and_one_typed_is_stated(tmp_path: Path) -> None:
-    # name, model 1 (llama-3.1-8b), precision (Enter: required, so stated), own weights typed 'no',
-    # requests, prompt tokens typed as the default, answer tokens and the rest with Enter.
-    result = run_ask(tmp_path, ["bot", "1", "", "no", "5000", "300"])
-    assert result.exit_code == 0, result.output
-    assert yaml.safe_load(result.files["bot.yaml"]) == {  # type: ignore[attr-defined]
-        "name": "bot",
-        "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": False},
-        "requests_per_day": 5000,
-        "avg_input_tokens": 300,
-    }
-    memo = result.files["bot-memo.md"]  # type: ignore[attr-defined]
-    assert "| Tokens per request | 300 in, 150 out (default) |" in memo
-    assert "| Schedule | around the clock (default), 730 paid hours per month |" in memo
-
-
 def test_answers_offered_from_a_file_stay_stated(tmp_path: Path) -> None:
     source = tmp_path / "given.yaml"
     given = {
@@ -383,8 +367,10 @@ def test_answers_offered_from_a_file_stay_stated(tmp_path: Path) -> None:
     result = run_ask(tmp_path, [], "--from", str(source), "--save", "out.yaml")
     assert result.exit_code == 0, result.output
     saved = yaml.safe_load(result.files["out.yaml"])  # type: ignore[attr-defined]
-    # The file's defaults-valued fields stay; the questions it left out take their defaults, left out.
-    assert saved == given
+    # The file's defaults-valued fields stay; the questions it left out take their defaults, confirmed
+    # with Enter and so stated.
+    model = {**given["model"], "custom_weights": False}
+    assert saved == {**given, "model": model, "avg_input_tokens": 300, **CONFIRMED}
 
 
 def test_a_directory_it_may_not_write_in_is_refused_before_the_first_question(
@@ -427,15 +413,15 @@ def test_an_answer_taken_with_enter_follows_its_default_when_the_review_changes_
     tmp_path: Path,
 ) -> None:
     """Enter took "users wait for the answers" (yes, for a steady service); the review makes the load a
-    batch, whose default is no: the file leaves the answer out, as a batch's default, instead of stating
-    a yes nobody typed."""
+    batch, whose default is no: the review shows that no, and Enter there confirms it, instead of
+    stating a yes made for a service."""
     lines = ["rev", "1", "", "", "500000", *[""] * 17, "9", "batch", ""]
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     assert "  9. How does the load behave? steady" in result.output.split("Your answers:")[1]
     saved = yaml.safe_load(result.files["rev.yaml"])  # type: ignore[attr-defined]
     assert saved["load_pattern"] == "batch"
-    assert "latency_sensitive" not in saved
+    assert saved["latency_sensitive"] is False
 
 
 def test_the_other_way_round_a_batch_made_a_service_waits_for_its_answers(tmp_path: Path) -> None:
@@ -445,7 +431,7 @@ def test_the_other_way_round_a_batch_made_a_service_waits_for_its_answers(tmp_pa
     assert result.exit_code == 0, result.output
     saved = yaml.safe_load(result.files["rev.yaml"])  # type: ignore[attr-defined]
     assert saved["load_pattern"] == "steady"
-    assert "latency_sensitive" not in saved
+    assert saved["latency_sensitive"] is True
 
 
 def test_a_german_choice_refused_lists_the_german_words_it_takes() -> None:
@@ -503,7 +489,7 @@ def test_a_blank_looking_answer_takes_the_default(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["ask", "--as-of", "2026-11-30"], input=answers)
     assert result.exit_code == 0, result.output
     assert "An answer is needed here." not in result.output
-    # Own weights (the fourth answer, blank) took its default, no, and is left out as Enter leaves it.
+    # Own weights (the fourth answer, blank) took its default, no, and is stated as Enter states it.
     assert yaml.safe_load((tmp_path / "bot.yaml").read_text(encoding="utf-8")) == BOT
 
 
@@ -527,9 +513,27 @@ def test_answers_from_a_file_with_windows_line_ends_are_read(tmp_path: Path) -> 
     assert yaml.safe_load((tmp_path / "bot.yaml").read_text(encoding="utf-8")) == BOT
 
 
+CONFIRMED = {
+    "avg_output_tokens": 150,
+    "context_tokens": 8192,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "personal_data": False,
+    "on_premises_required": False,
+    "model_stable": True,
+    "company_country": "DE",
+    "volume_growing": False,
+    "devops_capacity": True,
+    "business_critical": False,
+    "framework": "pytorch",
+    "needs_gpu": True,
+}
+"""The answers Enter confirms where a service's questions offer their defaults."""
 BOT = {
     "name": "bot",
-    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": False},
     "requests_per_day": 5000,
     "avg_input_tokens": 300,
+    **CONFIRMED,
 }

@@ -1,6 +1,7 @@
 """``ask --from`` a workload file whose own ``load_profile`` no question asks: the load pattern offered
 with Enter is the one the profile implies, as the memo derives it from a file that leaves it out. It
-offered "steady" for a profile busy by day, and saved ``load_pattern: steady`` where Enter was pressed."""
+offered "steady" for a profile busy by day, and saved ``load_pattern: steady`` where Enter was pressed.
+Confirmed with Enter, the pattern offered is stated, as every answer is."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def ask_from(tmp_path: Path, workload: dict[str, object]) -> tuple[str, dict[str
 
 
 @pytest.mark.parametrize(("profile", "pattern"), [(DAYTIME, "variable"), (FLAT, "steady")])
-def test_the_pattern_offered_is_the_profiles_and_enter_leaves_it_to_the_profile(
+def test_the_pattern_offered_is_the_profiles_and_enter_states_it(
     tmp_path: Path, profile: list[int], pattern: str
 ) -> None:
     workload = {
@@ -44,10 +45,9 @@ def test_the_pattern_offered_is_the_profiles_and_enter_leaves_it_to_the_profile(
     asked, saved, memo = ask_from(tmp_path, workload)
     question = asked.split("How does the load behave?")[1].split("When does it run?")[0]
     assert question.split("\n")[-3:] == [f"   [{pattern}]> ", "", "10. "]
-    assert "load_pattern" not in saved
+    assert saved["load_pattern"] == pattern
     assert saved["load_profile"] == profile
-    derived = f"| Load pattern | {pattern} (from the workload's load profile: its busiest and quietest hour"
-    assert derived in memo
+    assert f"| Load pattern | {pattern} |" in memo
 
 
 def test_a_pattern_the_file_states_is_offered_as_stated(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_a_pattern_taken_with_enter_still_follows_the_profile_after_the_review_c
     tmp_path: Path,
 ) -> None:
     """A changed answer in the review works out every default taken with Enter again: the pattern's from
-    the profile, not the documented "steady" (which the file would then state over the profile)."""
+    the profile, not the documented "steady" (which the file would state over the profile)."""
     workload = {
         "name": "hours",
         "model": {"name": "llama-3.1-8b", "precision": "fp8"},
@@ -89,5 +89,5 @@ def test_a_pattern_taken_with_enter_still_follows_the_profile_after_the_review_c
     assert result.exit_code == 0, result.output
     saved = yaml.safe_load(out.read_text(encoding="utf-8"))
     assert saved["requests_per_day"] == 30000
-    assert "load_pattern" not in saved
-    assert "| Load pattern | variable (from the workload's load profile" in memo.read_text(encoding="utf-8")
+    assert saved["load_pattern"] == "variable"
+    assert "| Load pattern | variable |" in memo.read_text(encoding="utf-8")

@@ -303,10 +303,11 @@ def workload_document(answers: dict[str, Any]) -> dict[str, Any]:
 
 
 def left_to_defaults(document: dict[str, Any], taken: set[str], knowledge: Knowledge) -> dict[str, Any]:
-    """``document`` without the ``taken`` answers (Enter on the question's own default) that leaving the
-    field out gives as well: a documented workload default, a value worked out from the other fields
-    (``pipeline/defaults.py``) or the model's field default. The file then states what the user stated,
-    and the memo lists the rest as defaults, as for a file written by hand."""
+    """``document`` without the ``taken`` answers (the web form's fields left empty, which take the
+    question's own default) that leaving the field out gives as well: a documented workload default, a
+    value worked out from the other fields (``pipeline/defaults.py``) or the model's field default. The
+    file then states what the user stated, and the memo lists the rest as defaults, as for a file written
+    by hand. ``ask`` does not use it: a default confirmed there with Enter is an answer, and stated."""
     defaults = knowledge.workload_default_values()
     resolved = {**defaults, **document}
 

@@ -55,12 +55,7 @@ def ask(
     """Answer questions about the workload; get the workload file and the decision memo."""
     import yaml
 
-    from gpu_advisor.engine.apps.questionnaire import (
-        left_to_defaults,
-        prefill_from,
-        with_unasked,
-        workload_document,
-    )
+    from gpu_advisor.engine.apps.questionnaire import prefill_from, with_unasked, workload_document
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
     from gpu_advisor.engine.common.errors import InputError, SystemRefusal
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -89,13 +84,13 @@ def ask(
     prefill = prefill_from(original, ranges)
     evaluated_on = parse_date(as_of)
     inputs = (from_file,)
-    answers, defaulted = ask_questions(
+    answers = ask_questions(
         knowledge, fmt, prefill, lambda name: save_file or default_file(name, force, inputs)
     )
-    # An offered default taken with Enter stays a default: left out of the file, as the memo lists it.
-    # The --from file's unasked fields first: a default may depend on one (a load_profile's pattern).
-    unasked_kept = with_unasked(workload_document(answers), original, answers)
-    document = with_ranges(left_to_defaults(unasked_kept, defaulted, knowledge), ranges)
+    # Every answer the user gave is stated in the file, an offered default confirmed with Enter too: the
+    # user was asked and said so, and the memo and JSON take it as given, not as a default. A question
+    # left empty (no default offered) and the fields no question asks stay defaults.
+    document = with_ranges(with_unasked(workload_document(answers), original, answers), ranges)
     workload = validate_workload(document, "answers")
     name = file_stem(workload.name)
     save_file = save_file or default_file(workload.name, force, inputs)[0]
@@ -122,11 +117,12 @@ def ask_questions(
     fmt: Format,
     prefill: dict[str, Any],
     target: Callable[[str], str | tuple[str, str | None]],
-) -> tuple[dict[str, object], set[str]]:
+) -> dict[str, object]:
     """Every question that applies, asked until its answer is valid, then the review of all answers
-    (``target``: where the answers of a workload name go), and the fields answered with Enter on the
-    question's own default (not a pre-filled answer); Ctrl-C or the end of input at a terminal stops the
-    command (exit code 130) without saving; answers piped in that end too soon are bad input (exit 2)."""
+    (``target``: where the answers of a workload name go); an answer taken with Enter on the question's
+    own default follows that default while the dialogue lasts (an answer changed in the review may move
+    it) and is then an answer like any other. Ctrl-C or the end of input at a terminal stops the command
+    (exit code 130) without saving; answers piped in that end too soon are bad input (exit 2)."""
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.i18n.environment import render
 
@@ -147,7 +143,7 @@ def ask_questions(
             ) from None
         click.echo(render("ask_stopped.txt.j2", fmt), nl=False)
         sys.exit(EXIT_INTERRUPTED)
-    return answers, defaulted
+    return answers
 
 
 def unasked_fields(prefill: dict[str, Any]) -> dict[str, Any]:
