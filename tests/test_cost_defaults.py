@@ -249,7 +249,7 @@ def test_the_eus_other_members_get_eurostats_business_power_price(
     assert (part.currency, part.as_of) == ("EUR", dt.date(2025, 12, 31))
     assert part.source.startswith("Eurostat, Electricity prices for non-household consumers")
     assert line(priced.costs, "rack").origin == "documents"
-    assert (line(priced.costs, "staff").origin, priced.costs.staff_uncosted) == ("none", True)
+    assert (line(priced.costs, "staff").origin, priced.costs.staff_uncosted) == ("not_costed", True)
     assert (priced.costs.borrowing_rate_per_year == 0.0351) is euro_area
 
 

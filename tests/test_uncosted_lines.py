@@ -9,14 +9,14 @@ import json
 
 from helpers import invoke
 
-FR_CHAT = {
-    "name": "fr-chat",
+NO_CHAT = {
+    "name": "no-chat",
     "model": {"name": "llama-3.1-70b", "precision": "fp8"},
     "requests_per_day": 20_000,
     "avg_input_tokens": 800,
     "avg_output_tokens": 250,
     "personal_data": True,
-    "company_country": "FR",
+    "company_country": "NO",
     "latency_sensitive": True,
     "on_premises_required": True,
 }
@@ -33,7 +33,7 @@ def origins(costs: dict) -> list[tuple[str, str, float]]:
 
 
 def test_staff_without_a_sourced_salary_is_not_costed_and_colocation_beside_a_rack_is_none() -> None:
-    costs = tco_costs("--country", "FR")
+    costs = tco_costs("--country", "NO")
     assert costs["staff_uncosted"] is True
     assert origins(costs) == [
         ("power", "documents", 637.73),
@@ -55,7 +55,7 @@ def test_a_country_with_a_salary_costs_its_staff() -> None:
 
 
 def test_an_office_machine_needs_no_staff_line_which_is_no_gap() -> None:
-    costs = tco_costs("--gpu", "rtx-5090", "--country", "FR")
+    costs = tco_costs("--gpu", "rtx-5090", "--country", "NO")
     assert (costs["housing"], costs["staff_uncosted"]) == ("office", False)
     assert [(line, origin) for line, origin, _ in origins(costs)] == [
         ("power", "documents"),
@@ -66,20 +66,20 @@ def test_an_office_machine_needs_no_staff_line_which_is_no_gap() -> None:
 
 
 def test_your_staff_figure_costs_the_line_where_the_catalog_has_none() -> None:
-    costs = tco_costs("--country", "FR", "--staff-usd-per-month", "300")
+    costs = tco_costs("--country", "NO", "--staff-usd-per-month", "300")
     assert costs["staff_uncosted"] is False
     assert origins(costs)[3] == ("staff", "yours", 300.0)
 
 
 def test_the_tco_text_shows_no_amount_for_staff_not_costed() -> None:
-    result = invoke("tco", "--country", "FR")
+    result = invoke("tco", "--country", "NO")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert "  colocation  $0.00   ($0/month: none: housed in a rack)" in lines
-    assert "  staff       \u2013       (not costed: no sourced salary for FR)" in lines
-    german = invoke("tco", "--country", "FR", "--lang", "de")
+    assert "  staff       \u2013       (not costed: no sourced salary for NO)" in lines
+    german = invoke("tco", "--country", "NO", "--lang", "de")
     assert (
-        "  Personal    \u2013        (nicht berechnet: kein belegtes Gehalt für FR)"
+        "  Personal    \u2013        (nicht berechnet: kein belegtes Gehalt für NO)"
         in german.output.splitlines()
     )
 
@@ -94,7 +94,7 @@ def test_the_us_defaults_are_named_for_the_country() -> None:
 
 
 def test_recommend_says_staff_is_not_costed_in_its_json_and_memo() -> None:
-    workload = json.dumps(FR_CHAT)
+    workload = json.dumps(NO_CHAT)
     result = invoke("recommend", "-", "--as-of", "2026-11-30", "--format", "json", stdin=workload)
     assert result.exit_code == 0, result.output
     costs = json.loads(result.output)["own_hardware"]["costs"]
@@ -105,4 +105,4 @@ def test_recommend_says_staff_is_not_costed_in_its_json_and_memo() -> None:
     ]
     memo = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload)
     assert memo.exit_code == 0, memo.output
-    assert "| Staff | \u2013 | \u2013 | not costed: no sourced salary for FR |" in memo.output.splitlines()
+    assert "| Staff | \u2013 | \u2013 | not costed: no sourced salary for NO |" in memo.output.splitlines()
