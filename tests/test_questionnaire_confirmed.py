@@ -87,6 +87,7 @@ def test_the_json_lists_only_what_was_not_asked_as_defaults() -> None:
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["workload"]["defaults_used"] == [
         "reasoning",
+        "shared_prefix_tokens",
         "personal_data_region",
         "capacity_confirmed",
         "load_profile",

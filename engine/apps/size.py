@@ -24,7 +24,7 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.requests import LoadRequest, SizeRequest
 from gpu_advisor.engine.domain.results import SizeResult
-from gpu_advisor.engine.pipeline.defaults import DERIVATIONS, context_for
+from gpu_advisor.engine.pipeline.defaults import DERIVATIONS, check_shared_prefix, context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
 from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU, Defaulted, latency_fit_facts
@@ -151,6 +151,9 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     )
     shape = catalog or request.attention_shape
     figures = size_model(knowledge, total, active, request.precision, shape, context, request.serving_engine)
+    if request.shared_prefix_tokens:
+        check_shared_prefix(request.shared_prefix_tokens, tokens[0])
+        figures = figures.model_copy(update={"shared_prefix_tokens": request.shared_prefix_tokens})
     gpu_ids = [gpu.id for gpu in knowledge.gpus.gpus]
     if request.gpu is not None and request.gpu not in gpu_ids:
         raise InputError(unknown_value_message("gpu", request.gpu, gpu_ids), field="gpu")

@@ -156,9 +156,14 @@ def replica_roofline(
     output_tokens: int,
     cards: int,
 ) -> Roofline | None:
-    """The step times of one replica of ``cards`` cards; None if its KV cache cannot hold one request."""
+    """The step times of one replica of ``cards`` cards; None if its KV cache cannot hold one request.
+    Where the engine caches prefixes, the workload's shared prompt start (``shared_prefix_tokens``) is
+    prefilled once: a request computes the rest of its prompt, attending over the whole, its KV cache
+    holds the rest beside one shared copy of the prefix, and a decode step still reads the whole."""
     gpu = knowledge.gpu(fit.gpu)
     engine = knowledge.serving_engine(figures.serving_engine)
+    prefix = figures.shared_prefix_tokens if engine.prefix_caching else 0
+    whole_prompt, input_tokens = input_tokens, input_tokens - prefix
     fp8_cache = figures.kv_bytes_per_element == knowledge.sizing.kv_cache.fp8_bytes_per_element
     bandwidth, flops, attention_flops = replica_hardware(
         knowledge, fit.gpu, figures.precision, cards, figures.serving_engine, fp8_cache
@@ -176,16 +181,18 @@ def replica_roofline(
     cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)
     kv_bytes = figures.kv_bytes_per_token_on(tensor)
     batch = min(
-        engine.max_sequences_on(gpu), math.floor(cache_bytes / ((input_tokens + output_tokens) * kv_bytes))
+        engine.max_sequences_on(gpu),
+        math.floor((cache_bytes - prefix * kv_bytes) / ((input_tokens + output_tokens) * kv_bytes)),
     )
     if batch < 1:
         return None
     active_flops = FLOPS_PER_PARAMETER_AND_TOKEN * figures.active_params_b * 1e9
     # Attention adds, per pair of a token and an earlier one, FLOPs the weights do not count: quadratic in
-    # the prompt for prefill (s²/2 pairs), linear in the context for each decode step.
-    average_context = input_tokens + output_tokens / 2
+    # the prompt for prefill (s²/2 pairs; a prompt after a cached prefix of p tokens: its s - p tokens each
+    # over the p before them, (s - p) p + (s - p)²/2), linear in the context for each decode step.
+    average_context = whole_prompt + output_tokens / 2
     pairs = figures.attention_flops_per_token_pair
-    prefill_attention_seconds = pairs * input_tokens**2 / 2 / attention_flops
+    prefill_attention_seconds = pairs * (input_tokens * prefix + input_tokens**2 / 2) / attention_flops
     bytes_per_parameter = figures.bytes_per_parameter
     experts, per_token = figures.num_experts, figures.experts_per_token
     # A mixture of experts: the parameters a token does not use are the routed experts it skips, so one
@@ -207,6 +214,7 @@ def replica_roofline(
     return trusted(
         Roofline,
         input_tokens=input_tokens,
+        shared_prefix_tokens=prefix,
         output_tokens=output_tokens,
         pipeline_stages=stages,
         weights_seconds=weights_bytes / bandwidth,
@@ -274,7 +282,7 @@ def replica_performance(
         tensor_parallel=tensor,
         pipeline_stages=stages,
         batch=batch,
-        prefill_tokens_per_second=input_tokens / prefill_busy,
+        prefill_tokens_per_second=roofline.input_tokens / prefill_busy,
         decode_tokens_per_second=batch / step_seconds,
         requests_per_second=requests_per_second,
         output_tokens_per_second=requests_per_second * output_tokens,

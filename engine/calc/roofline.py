@@ -92,6 +92,10 @@ class Roofline(BaseModel):
     model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     input_tokens: int
+    """The prompt tokens a request prefills: its whole prompt, less ``shared_prefix_tokens``."""
+    shared_prefix_tokens: int = 0
+    """The prompt start every request shares, whose KV cache the engine keeps once and does not compute
+    again (0 without one, or where the engine caches no prefixes)."""
     output_tokens: int
     pipeline_stages: int
     weights_seconds: float

@@ -261,6 +261,10 @@ class SizingFigures(BaseModel):
     split that cuts its blocks (``ServingEngine.fp8_block_split_refused``); None otherwise."""
     sixteen_bit_checkpoint_gb: float | None = None
     """The 16-bit checkpoint a replica quantizes as it loads it, where it does (``calc/checkpoint.py``)."""
+    shared_prefix_tokens: int = 0
+    """The prompt start every request of the workload shares (``ResolvedWorkload``): a replica whose
+    engine caches prefixes keeps its KV cache once and prefills the rest of each prompt
+    (``performance.replica_roofline``). Not part of the model's sizing: the workload sets it."""
 
     def refuses_tensor_split(self, tensor: int) -> bool:
         """The serving engine will not load the checkpoint over ``tensor`` cards of tensor parallelism (one
@@ -374,4 +378,5 @@ def size_model(
         if model is not None and precision == "fp8" and engine.fp8_block_split_refused
         else None,
         sixteen_bit_checkpoint_gb=sixteen_bit_checkpoint_gb(knowledge, weighed, precision, model, engine.id),
+        shared_prefix_tokens=0,
     )

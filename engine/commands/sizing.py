@@ -42,6 +42,7 @@ SIZE_OPTIONS = {
     **{f"attention_shape.{name}": f"--attention-shape ({name})" for name in ATTENTION_SHAPE_FIELDS},
     "precision": "--precision",
     "context_tokens": "--context-tokens",
+    "shared_prefix_tokens": "--shared-prefix-tokens",
     "load.requests_per_day": "--requests-per-day",
     "load.avg_input_tokens": "--input-tokens",
     "load.avg_output_tokens": "--output-tokens",
@@ -57,6 +58,7 @@ SIZE_OPTIONS = {
     "cards": "--cards",
 }
 """The command line's option for each field of the size request, for its error messages."""
+SHARED_PREFIX = "Prompt tokens every request begins with: the engine's prefix cache computes them once."
 
 
 # ParamType is generic in the newest click only; subscripting it fails on click 8.1, which pyproject admits.
@@ -108,6 +110,7 @@ FORMAT_OPTION = click.option(
     metavar="N",
     help="Serving context window the KV reserve must hold (default 8,192).",
 )
+@click.option("--shared-prefix-tokens", type=WholeNumber(min=0), metavar="N", help=SHARED_PREFIX)
 @click.option(
     "--requests-per-day",
     type=WholeNumber(min=1),
@@ -179,6 +182,7 @@ def size(
     attention_shape: dict[str, int] | None,
     precision: str,
     context_tokens: int | None,
+    shared_prefix_tokens: int | None,
     requests_per_day: int | None,
     input_tokens: int | None,
     output_tokens: int | None,
@@ -231,7 +235,8 @@ def size(
     request: dict[str, Any] = {"model": model_id, "params_b": params_b, "active_params_b": active_params_b}
     request["attention_shape"] = attention_shape
     request |= {"precision": precision, "context_tokens": context_tokens, "serving_engine": serving_engine}
-    request |= {"concurrency": concurrency, "gpu": gpu_id, "cards": cards}
+    request |= {"concurrency": concurrency, "shared_prefix_tokens": shared_prefix_tokens}
+    request |= {"gpu": gpu_id, "cards": cards}
     if requests_per_day is not None:
         request["load"] = {"requests_per_day": requests_per_day, **given}
     else:

@@ -159,6 +159,12 @@ class SizeRequest(Request):
     )
     precision: Precision
     context_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
+    shared_prefix_tokens: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000_000,
+        description="Prompt tokens every request begins with (prefix cache).",
+    )
     load: LoadRequest | None = None
     serving_engine: ServingEngineId = Field(default="vllm", description="vllm, sglang or trtllm.")
     input_tokens: int | None = Field(

@@ -82,6 +82,11 @@ class WorkloadInput(StrictInput):
     model: ModelSpec
 
 
+CONTEXT = "Serving context window the KV cache is sized for; at least one average request."
+PREFIX = (
+    "Prompt tokens every request begins with (system prompt, instructions, a shared document), fewer than "
+    "an average prompt: the serving engine's prefix cache computes them once, not for every request."
+)
 TTFT_TARGET = (
     "Latency target: the mean wait for the first token at peak, milliseconds (the memo adds the 99th "
     "percentile); null for none. Default for latency-sensitive work: about a second."
@@ -123,12 +128,11 @@ class ResolvedWorkload(BaseModel):
     ]
     context_tokens: Annotated[
         int,
-        Field(
-            gt=0,
-            le=MAX_CONTEXT_TOKENS,
-            description="Serving context window the KV cache is sized for; at least one average request.",
-        ),
+        Field(gt=0, le=MAX_CONTEXT_TOKENS, description=CONTEXT),
         Given.DEFAULT,
+    ]
+    shared_prefix_tokens: Annotated[
+        int, Field(ge=0, le=MAX_CONTEXT_TOKENS, description=PREFIX), Given.DEFAULT
     ]
     load_pattern: Annotated[
         LoadPattern, Field(description="How requests arrive over the day."), Given.DEFAULT

@@ -71,7 +71,9 @@ def size(resolved: ResolvedWorkload, knowledge: Knowledge, precision: str) -> Si
     )
     if resolved.custom_weights and figures.sixteen_bit_checkpoint_gb is not None:
         # The team's own checkpoint is taken to be in the precision served, as the launch command says.
-        return figures.model_copy(update={"sixteen_bit_checkpoint_gb": None})
+        figures = figures.model_copy(update={"sixteen_bit_checkpoint_gb": None})
+    if resolved.shared_prefix_tokens:
+        figures = figures.model_copy(update={"shared_prefix_tokens": resolved.shared_prefix_tokens})
     return figures
 
 

@@ -258,6 +258,19 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     }
 
 
+def check_shared_prefix(prefix: int, input_tokens: int) -> None:
+    """Refuse a shared prompt start as long as an average prompt: it is the start of every prompt, and a
+    prompt of no more than it would add nothing to compute."""
+    if prefix >= input_tokens:
+        problem = Words(
+            "%(prefix)s tokens is not less than an average prompt, %(input)s tokens: the shared prefix is "
+            "the start of every prompt, and each prompt adds tokens of its own",
+            prefix=Grouped(prefix),
+            input=Grouped(input_tokens),
+        )
+        raise InputError(at("shared_prefix_tokens", problem), field="shared_prefix_tokens")
+
+
 def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> ResolvedWorkload:
     """Fill in catalog model facts, documented defaults and derived values; the result has no missing
     fact. The fields are completed in declaration order, so a derivation sees the fields before it."""
@@ -295,6 +308,7 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         "context_tokens" in given,
         catalog,
     )
+    check_shared_prefix(values["shared_prefix_tokens"], values["avg_input_tokens"])
     schedule_days = knowledge.schedule(values["schedule"]).days_per_month
     batch = knowledge.load_profile(values["load_pattern"]).work_waits
     if not batch:

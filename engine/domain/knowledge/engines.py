@@ -96,6 +96,11 @@ class ServingEngine(Sourced):
     in 16-bit."""
     chunked_prefill: bool
     """Long prompts are split into chunks of ``max_batched_tokens`` that share steps with decoding."""
+    prefix_caching: bool
+    """A prompt's start that an earlier request's KV cache holds is not computed again (vLLM's automatic
+    prefix caching, SGLang's radix cache, TensorRT-LLM's KV block reuse): a workload's
+    ``shared_prefix_tokens`` are prefilled once, not with every request."""
+    prefix_caching_source: Citation
     max_batched_tokens: int | None = Field(default=None, ge=1)
     """Tokens one forward step takes at most (prompt chunks and decode tokens together); None where
     ``reserve_by_card_memory`` gives it by the card."""
