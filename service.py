@@ -20,9 +20,9 @@ import sys
 import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
@@ -34,13 +34,12 @@ from .engine.commands.body_reader import BodyReader
 from .engine.commands.evaluation_pool import EvaluationPool, recommend_json
 from .engine.commands.http_errors import BODY_MODELS, invalid_body
 from .engine.commands.http_limits import BodyLimits
-from .engine.commands.http_query import AS_OF, CURRENCY, LANG
+from .engine.commands.http_query import AS_OF, CURRENCY, LANG, TOPIC
 from .engine.commands.http_settings import SWITCH_INTERVAL_SECONDS, WORKER_THREADS, limits
 from .engine.commands.input_route import InputRoute, invalid_input
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
 from .engine.common.signals import exit_with_parent
 from .engine.common.user_input import MAX_INPUT_BYTES
-from .engine.domain.choices import Topic
 from .engine.domain.proposal import CheckResult, ProposalDocument
 from .engine.domain.requests import SizeRequest, TcoRequest
 from .engine.domain.results import Recommendation, SizeResult, TcoResult
@@ -261,7 +260,7 @@ def tco(request: TcoRequest) -> Response:
 )
 def rules(
     request: Request,
-    topic: Annotated[Topic | None, Query(description="Only rules of this topic.")] = None,
+    topic: TOPIC = None,
 ) -> list[RuleDoc] | Response:
     """Every rule with its conditions, thresholds, conclusions, rationale and source (a browser: a page)."""
     from .engine.apps.rule_docs import rule_doc

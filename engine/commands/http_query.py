@@ -1,11 +1,11 @@
-"""The HTTP service's query parameters: the evaluation date, and the language and currency of the texts
-and amounts, read as the command line reads ``--as-of``, ``--lang`` and ``--currency``; and the 422 for a
-query parameter the endpoint does not take, in the shape of an unknown body field's."""
+"""The HTTP service's query parameters: the evaluation date, the language and currency of the texts and
+amounts, and the rules' topic, read as the command line reads ``--as-of``, ``--lang``, ``--currency`` and
+``--topic`` and refused in its words; and the 422 for a query parameter the endpoint does not take, in the
+shape of an unknown body field's."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Sequence
 from typing import Annotated, Any
 
@@ -13,23 +13,40 @@ from fastapi import Query
 from pydantic import BeforeValidator
 
 from gpu_advisor.engine.commands.common import CURRENCY_CHOICE, LANGUAGE_CHOICE
-from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.common.errors import InputError, close_match, unknown_value_problem
+from gpu_advisor.engine.common.user_input import iso_date, not_a_date
+from gpu_advisor.engine.domain.choices import TOPICS, Topic
 from gpu_advisor.engine.i18n.formats import Currency, Language
 
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
-
-def iso_date(value: Any) -> Any:
-    """Only a date written YYYY-MM-DD: pydantic would also read a number as a Unix timestamp."""
-    if value is None or isinstance(value, dt.date) or (isinstance(value, str) and ISO_DATE.fullmatch(value)):
+def query_date(value: Any) -> Any:
+    """A date written YYYY-MM-DD, read as ``--as-of`` reads it (pydantic would also read a number as a Unix
+    timestamp, and says a day that does not exist in its own words); the option's message otherwise."""
+    if value is None or isinstance(value, dt.date):
         return value
-    raise ValueError("a date is written YYYY-MM-DD")
+    try:
+        return iso_date(str(value), "as_of")
+    except InputError:
+        raise ValueError(str(not_a_date(str(value)))) from None
+
+
+def query_topic(value: Any) -> Any:
+    """A rules' topic as ``--topic`` takes it; the option's message, the topics and the one meant,
+    otherwise."""
+    if value is None or value in TOPICS:
+        return value
+    raise ValueError(str(unknown_value_problem(str(value), TOPICS)))
 
 
 AS_OF = Annotated[
     dt.date | None,
-    BeforeValidator(iso_date),
+    BeforeValidator(query_date),
     Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
+]
+TOPIC = Annotated[
+    Topic | None,
+    BeforeValidator(query_topic),
+    Query(description="Only rules of this topic."),
 ]
 LANG = Annotated[
     Language,

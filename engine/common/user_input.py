@@ -152,5 +152,9 @@ def iso_date(value: str, name: str) -> dt.date:
             raise ValueError(value)
         return dt.date.fromisoformat(value)
     except ValueError:
-        problem = Words("%(value)s is not a date; use YYYY-MM-DD", value=repr(value))
-        raise InputError(at(name, problem), field=name) from None
+        raise InputError(at(name, not_a_date(value)), field=name) from None
+
+
+def not_a_date(value: str) -> Words:
+    """What is wrong with ``value`` where a date is asked for, as every entry point says it."""
+    return Words("%(value)s is not a date; use YYYY-MM-DD", value=repr(value))
