@@ -164,11 +164,11 @@ def test_a_filter_that_matches_nothing_says_so() -> None:
     RO, SE, NL, CZ and FR; Hugging Face's in IE); no product sells the RTX 5090; Modal has no EU region."""
     nothing = "No serverless product matches (GPU offers: catalog offers; managed APIs: catalog apis)."
     assert run("--country", "DE").output == (
-        f"{nothing} A region counts for --country only where the catalog names the countries of its data "
-        "centres.\n"
+        f"{nothing} Filters applied: --country DE. A region counts for --country only where the catalog "
+        "names the countries of its data centres.\n"
     )
-    assert run("--gpu", "rtx-5090").output == f"{nothing}\n"
-    assert run("--eu", "--provider", "modal").output == f"{nothing}\n"
+    assert run("--gpu", "rtx-5090").output == f"{nothing} Filters applied: --gpu rtx-5090.\n"
+    assert run("--eu", "--provider", "modal").output == f"{nothing} Filters applied: --provider modal --eu.\n"
     assert run("--country", "DE", "--format", "json").output == "[]\n"
     german = run("--country", "DE", "--lang", "de").output
     assert german.startswith("Kein Serverless-Produkt passt (GPU-Angebote: catalog offers;")

@@ -264,13 +264,29 @@ def test_size_at_a_concurrency_shows_the_requests_in_flight_asked_for() -> None:
 
 
 def test_catalog_offers_that_match_nothing_say_so() -> None:
-    """Modal sells serverless products only: no GPU offer of it is listed, and the table says why."""
-    result = invoke("catalog", "offers", "--provider", "modal")
-    assert result.exit_code == 0
-    assert result.output.splitlines()[1] == (
+    """Modal sells serverless products only: no GPU offer of it is listed, and the text says why. Filters
+    that match nothing together (no offer with an EU region has one in the US) printed an empty table's
+    header above the sentence; now the sentence alone, naming the filters applied, and exit 0, as
+    ``catalog serverless`` and ``catalog apis`` say nothing matched."""
+    nothing = (
         "No GPU offer matches. Serverless products (catalog serverless) and managed APIs (catalog apis) are "
         "not listed as GPU offers."
     )
+    result = invoke("catalog", "offers", "--provider", "modal")
+    assert (result.exit_code, result.output) == (0, f"{nothing} Filters applied: --provider modal.\n")
+    result = invoke("catalog", "offers", "--eu", "--country", "us")
+    assert (result.exit_code, result.output) == (
+        0,
+        f"{nothing} Filters applied: --eu --country US. A region counts for --country only where the catalog "
+        "names the countries of its data centres.\n",
+    )
+    apis = invoke("catalog", "apis", "--provider", "aws", "--non-eu", "--lang", "de")
+    assert (apis.exit_code, apis.output) == (
+        0,
+        "Keine Managed API passt (GPU-Angebote: catalog offers; Serverless-Produkte: catalog serverless). "
+        "Angewandte Filter: --provider aws --non-eu.\n",
+    )
+    assert invoke("catalog", "offers", "--eu", "--country", "US", "--format", "json").output == "[]\n"
 
 
 def test_a_fault_in_the_tool_is_said_without_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:

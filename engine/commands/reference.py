@@ -247,6 +247,7 @@ def catalog(
         wrap=wrap,
         kind=kind,
         rows=rows,
+        filters=given_filters(gpu, provider, eu, country),
         today=today,
         stale_days=stale_days,
         eu=eu,
@@ -261,6 +262,16 @@ def catalog(
         weights_as_of=knowledge.serverless.weights_load_as_of,
     )
     emit(text, None)
+
+
+def given_filters(gpu: str | None, provider: str | None, eu: bool | None, country: str | None) -> str:
+    """The filters a catalog listing applied, as options (``--eu --country US``), to name them where
+    nothing matches; empty where none was given."""
+    given = [("--gpu", gpu), ("--provider", provider), ("--country", country and country.upper())]
+    options = [f"{option} {value}" for option, value in given[:2] if value is not None]
+    if eu is not None:
+        options.append("--eu" if eu else "--non-eu")
+    return " ".join(options + [f"{option} {value}" for option, value in given[2:] if value is not None])
 
 
 def weights_source(knowledge: Knowledge) -> str:
