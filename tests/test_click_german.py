@@ -103,3 +103,20 @@ def test_a_locale_named_in_the_environment_runs_the_command_in_its_language() ->
     plain = CliRunner().invoke(main, ["recommend", EXAMPLE], env={"GPU_ADVISOR_LANG": "C.UTF-8"})
     assert plain.exit_code == 0, plain.output
     assert plain.output.startswith("# GPU decision memo:")
+
+
+def test_a_command_without_lang_says_its_errors_in_the_language_asked_for() -> None:
+    """GPU_ADVISOR_LANG=de made click's own messages German on a command without --lang (``rules``), but
+    the command's own refusal English under a German "Fehler:" neither; now both are German, and an
+    unsupported value falls back to English there, where no --lang option refuses it."""
+    allowed = (
+        "deployment, export_control, interconnect, knowledge, optimization, pricing, provider, residency, "
+    )
+    allowed += "robustness, sizing, tco"
+    for lang, expected in (
+        ("de", f"Fehler: --topic: unbekannter Wert 'x'; zulässig: {allowed}\n"),
+        ("fr", f"error: --topic: unknown value 'x'; allowed: {allowed}\n"),
+        ("C.UTF-8", f"error: --topic: unknown value 'x'; allowed: {allowed}\n"),
+    ):
+        result = CliRunner().invoke(main, ["rules", "--topic", "x"], env={"GPU_ADVISOR_LANG": lang})
+        assert (result.exit_code, result.output) == (2, expected), lang

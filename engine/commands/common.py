@@ -48,7 +48,8 @@ EXIT_CLOSED_PIPE = 141
 
 def handle_errors(function: F) -> F:
     """Turn the engine's user-facing errors into a message on stderr and an exit code, no traceback.
-    Validation errors are said in the command's --lang."""
+    Validation errors are said in the command's --lang; a command without one says them in the
+    language its command line asked for (GPU_ADVISOR_LANG), as click's own messages are said."""
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -57,7 +58,7 @@ def handle_errors(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except InputError as error:
-            lang = kwargs.get("lang", "en")
+            lang = kwargs.get("lang") or asked_language()
             if lang != "en":
                 from gpu_advisor.engine.domain.input_errors import error_text
                 from gpu_advisor.engine.i18n.environment import render
@@ -74,6 +75,14 @@ def handle_errors(function: F) -> F:
             sys.exit(EXIT_BROKEN_KNOWLEDGE)
 
     return wrapper  # type: ignore[return-value]
+
+
+def asked_language() -> str:
+    """The language the command line asked for (``cli.Commands.language``: ``--lang``, else
+    GPU_ADVISOR_LANG, else English), for a command that has no --lang of its own."""
+    context = click.get_current_context(silent=True)
+    language = getattr(context.find_root().command, "language", "en") if context else "en"
+    return language if language in LANGUAGES else "en"
 
 
 @contextmanager

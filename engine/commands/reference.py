@@ -66,14 +66,14 @@ def rules_list(
 
 def list_rules(topic: str | None, output_format: str, policy_dir: str | None) -> None:
     from gpu_advisor.engine.apps.rule_docs import rule_doc
-    from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+    from gpu_advisor.engine.common.errors import InputError, unknown_value
     from gpu_advisor.engine.domain.choices import TOPICS
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.pipeline.engines import rulebook_for
 
     if topic is not None and topic not in TOPICS:
-        raise InputError(unknown_value_message("--topic", topic, TOPICS))
+        raise InputError(unknown_value("--topic", topic, TOPICS))
     knowledge = load_knowledge()
     rulebook = rulebook_for(policy_path(policy_dir))
     docs = [rule_doc(rule, knowledge, rulebook) for rule in rulebook.rules if topic in (None, rule.topic)]
