@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gpu_advisor.engine.common.values import finite
+from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS, MAX_USD_PER_GPU_HOUR
 from gpu_advisor.engine.domain.overrides import Identifier
 
@@ -52,9 +53,9 @@ def whole_count(value: float | None) -> int | None:
     if value is None:
         return None
     if value != int(value):
-        raise ValueError("the count must be a whole number")
+        raise WordsError(Words("the count must be a whole number"))
     if value < 0:
-        raise ValueError("the count must not be negative")
+        raise WordsError(Words("the count must not be negative"))
     return int(value)
 
 

@@ -1,5 +1,6 @@
 """Reading a price catalog's CSV: every row validated by its format's model, every problem named by
-its line and column. A file with any bad row is refused as a whole (exit code 2)."""
+its line and column. A file with any bad row is refused as a whole (exit code 2). The messages are
+``Words``, said in the reader's language (``common/wording.py``)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from gpu_advisor.engine.common.bounded_lines import lines_within
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message, validator_message
-from gpu_advisor.engine.common.read_problems import utf16_problem
+from gpu_advisor.engine.common.errors import InputError, unknown_value_problem, validator_message
+from gpu_advisor.engine.common.read_problems import csv_problem, not_utf8, os_problem, utf16_problem
+from gpu_advisor.engine.common.wording import Grouped, Words, WordsError, at
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
+from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
 
 MAX_IMPORT_BYTES = 200_000_000
 """The largest file read (SkyPilot's biggest vms.csv is some tens of megabytes)."""
@@ -35,7 +38,7 @@ def read_rows(path: str, fmt: str) -> list[tuple[int, Row]]:
     ones (line and column) otherwise."""
     model = ROW_MODELS[fmt]
     rows: list[tuple[int, Row]] = []
-    problems: list[str] = []
+    problems: list[Words] = []
     records = csv_records(path, model)
     path = import_origin(path)
     for line, cells in records:
@@ -44,24 +47,64 @@ def read_rows(path: str, fmt: str) -> list[tuple[int, Row]]:
         except ValidationError as error:
             problems += [row_problem(line, problem) for problem in error.errors()]
     if problems:
-        shown = problems[:MAX_PROBLEMS_SHOWN]
+        shown: list[Words] = problems[:MAX_PROBLEMS_SHOWN]
         more = len(problems) - len(shown)
-        tail = [f"  ... and {more} more"] if more else []
-        raise InputError("\n".join([f"{path}: invalid {fmt} catalog", *[f"  {p}" for p in shown], *tail]))
+        if more:
+            shown.append(Words("... and %(more)s more", more=Grouped(more)))
+        lines = {f"p{index}": problem for index, problem in enumerate(shown)}
+        listing = Words.joined("".join(f"\n  %({name})s" for name in lines), **lines)
+        head = at(path, Words("invalid %(format)s catalog", format=fmt))
+        raise InputError(Words.joined("%(head)s%(listing)s", head=head, listing=listing))
     if not rows:
         # A header alone is a truncated export, as batch refuses one: an empty overrides file would
         # replace nothing and say nothing.
-        raise InputError(f"{path}: a header and no rows; nothing to import")
+        raise InputError(at(path, Words("a header and no rows; nothing to import")))
     return rows
 
 
-def row_problem(line: int, problem: ErrorDetails) -> str:
+def at_line(line: int, problem: Words, column: str | None = None) -> Words:
+    """A problem on a line of the file, in a column of it where one is named."""
+    if column is None:
+        return Words("line %(line)s: %(problem)s", line=line, problem=problem)
+    return Words("line %(line)s, column %(column)s: %(problem)s", line=line, column=column, problem=problem)
+
+
+def row_problem(line: int, problem: ErrorDetails) -> Words:
+    """A row's validation problem: pydantic's words in English (the validator's own where it wrote
+    them), the catalog's for its kind in another language; the cell given, where it is text."""
     location = problem["loc"]
     column = str(location[0]) if isinstance(location, tuple) and location else "?"
+    english = validator_message(str(problem["msg"]))
+    kind, context = problem["type"], problem.get("ctx", {})
+    bound = next((context[name] for name in ("gt", "ge", "lt", "le") if name in context), None)
+    message: Words
+    if isinstance(context.get("error"), WordsError):
+        message = context["error"].words
+    elif kind in TYPE_MESSAGES:
+        message = Words.verbatim(english, Words(TYPE_MESSAGES[kind]))
+    elif kind in BOUNDS and bound is not None:
+        # A whole-number bound in the reader's number form, as the workload's errors write it.
+        limit = Grouped(int(bound)) if float(bound).is_integer() else bound
+        message = Words.verbatim(english, Words(BOUNDS[kind], limit=limit))
+    else:
+        message = Words.verbatim(english, Words(NOT_VALID))
     given = problem.get("input")
-    shown = f" (given {given!r})" if isinstance(given, str) else ""
-    message = validator_message(str(problem["msg"]))
-    return f"line {line}, column {column}: {message}{shown}"
+    if isinstance(given, str):
+        message = Words.joined(
+            "%(problem)s (%(given)s)", problem=message, given=Words("given %(value)s", value=repr(given))
+        )
+    return at_line(line, message, column)
+
+
+BOUNDS = {
+    "greater_than": "Input should be greater than %(limit)s",
+    "greater_than_equal": "Input should be greater than or equal to %(limit)s",
+    "less_than": "Input should be less than %(limit)s",
+    "less_than_equal": "Input should be less than or equal to %(limit)s",
+}
+"""pydantic's words for a number beyond a bound, as the catalogs key them (``input_error.txt.j2``)."""
+NOT_VALID = "not a valid value"
+"""What another language says of a problem of a kind it has no words for (an over-long text)."""
 
 
 def header_problem(path: str, header: list[str], model: type[Row]) -> None:
@@ -73,14 +116,15 @@ def header_problem(path: str, header: list[str], model: type[Row]) -> None:
     seen: set[str] = set()
     for name in named:
         if name in seen:
-            raise InputError(f"{path}: line 1, column {name}: named twice in the header")
+            raise InputError(at(path, at_line(1, Words("named twice in the header"), name)))
         seen.add(name)
     if model is not PlainRow:
         return
     known = list(PlainRow.model_fields)
     for name in named:
         if name not in known:
-            raise InputError(f"{path}: line 1: {unknown_value_message('column', name, known)}")
+            problem = Words("column: %(problem)s", problem=unknown_value_problem(name, known))
+            raise InputError(at(path, at_line(1, problem)))
 
 
 STANDARD_INPUT = "-"
@@ -103,13 +147,23 @@ def opened(path: str) -> io.BufferedReader:
     try:
         size = file.stat().st_size
     except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+        raise unreadable(path, error) from None
     if size > MAX_IMPORT_BYTES:
-        raise InputError(f"{path}: {size:,} bytes is more than the {MAX_IMPORT_BYTES:,} bytes read")
+        problem = Words(
+            "%(size)s bytes is more than the %(most)s bytes read",
+            size=Grouped(size),
+            most=Grouped(MAX_IMPORT_BYTES),
+        )
+        raise InputError(at(path, problem))
     try:
         return file.open("rb")
     except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+        raise unreadable(path, error) from None
+
+
+def unreadable(path: str, error: OSError) -> InputError:
+    """A file the system would not let be read: the system's reason, as every reader says it."""
+    return InputError(at(path, Words("cannot be read (%(problem)s)", problem=os_problem(error))))
 
 
 class _Kept(io.BufferedReader):
@@ -131,49 +185,53 @@ def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, st
             # buffer without reading it (a pipe is read once).
             utf16 = utf16_problem(binary.peek().split(b"\n", 1)[0])
             if utf16 is not None:
-                raise InputError(f"{path}: {utf16}")
+                raise InputError(at(path, utf16))
             # A pipe or device has no size to check first: its lines and its whole are bounded as read.
-            long_line = f"longer than the {MAX_IMPORT_LINE:,} characters a row is read to"
+            long_line = Words(
+                "longer than the %(most)s characters a row is read to", most=Grouped(MAX_IMPORT_LINE)
+            )
+            too_much = Words("more than the %(most)s bytes read", most=Grouped(MAX_IMPORT_BYTES))
             reader = csv.reader(
                 lines_within(
                     handle,
                     MAX_IMPORT_LINE,
-                    lambda number: InputError(f"{path}: line {number}: {long_line}"),
+                    lambda number: InputError(at(path, at_line(number, long_line))),
                     MAX_IMPORT_BYTES,
-                    lambda read: InputError(f"{path}: more than the {MAX_IMPORT_BYTES:,} bytes read"),
+                    lambda read: InputError(at(path, too_much)),
                 )
             )
             header = next(reader, None)
             if header is None:
-                raise InputError(f"{path}: line 1: the file is empty; a header row is needed")
+                raise InputError(at(path, at_line(1, Words("the file is empty; a header row is needed"))))
             header = [name.strip() for name in header]
             header_problem(path, header, model)
             missing = [name for name in model.REQUIRED_COLUMNS if name not in header]  # type: ignore[attr-defined]
             if missing:
-                raise InputError(
-                    f"{path}: line 1, column {missing[0]}: missing from the header "
-                    f"(required: {', '.join(model.REQUIRED_COLUMNS)})"  # type: ignore[attr-defined]
-                )
+                required = ", ".join(model.REQUIRED_COLUMNS)  # type: ignore[attr-defined]
+                problem = Words("missing from the header (required: %(columns)s)", columns=required)
+                raise InputError(at(path, at_line(1, problem, missing[0])))
             line = reader.line_num + 1
             for cells in reader:
                 start, line = line, reader.line_num + 1
                 if not any(cell.strip() for cell in cells):
                     continue
                 if len(cells) > len(header):
-                    raise InputError(
-                        f"{path}: line {start}: {len(cells)} cells, "
-                        f"but the header names {len(header)} columns"
+                    problem = Words(
+                        "%(cells)s cells, but the header names %(columns)s columns",
+                        cells=len(cells),
+                        columns=len(header),
                     )
+                    raise InputError(at(path, at_line(start, problem)))
                 if len(cells) < len(header):
-                    column = header[len(cells)]
-                    raise InputError(
-                        f"{path}: line {start}, column {column}: the row ends before this column"
-                    )
+                    problem = Words("the row ends before this column")
+                    raise InputError(at(path, at_line(start, problem, header[len(cells)])))
                 yield start, dict(zip(header, cells, strict=True))
     except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raise InputError(at(path, not_utf8(error.start))) from None
     except csv.Error as error:
-        raise InputError(f"{path}: not valid CSV ({error})") from None
+        raise InputError(
+            at(path, Words("not valid CSV (%(problem)s)", problem=csv_problem(str(error))))
+        ) from None
     except OSError as error:
         # A directory, a file that vanished or lost its permissions after its size was read.
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+        raise unreadable(path, error) from None
