@@ -76,7 +76,7 @@ def test_an_added_region_in_an_unknown_country_is_refused(tmp_path: Path) -> Non
     result = invoke("recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--overrides", str(path))
     assert result.exit_code == 2
     assert (
-        f"--overrides {path}: regions[0]: field countries: 'XX' is no ISO 3166-1 country code"
+        f"--overrides {path}:2: regions[0]: field countries: 'XX' is no ISO 3166-1 country code"
         in result.output
     )
 

@@ -47,9 +47,10 @@ def read_overrides(path: str, option: str = "--overrides", *, stdin: bool = Fals
     ``option``, the way the user gave it (``catalog diff`` takes its files as OLD and NEW)."""
     text = read_input_text(path, error_prefix=f"{option}: ", stdin=stdin)
     refuse_thousands_dots(text, f"{option} {path}")
-    data = load_yaml(text, f"{option}: {path}")
+    lines: dict[tuple[str | int, ...], int] = {}
+    data = load_yaml(text, f"{option}: {path}", lines)
     try:
-        return Overrides.model_validate(data or {}, strict=False)
+        return Overrides.model_validate(data or {}, strict=False).read_on(lines)
     except ValidationError as error:
         raise input_error(f"{option} {path}", error, Overrides, "overrides") from None
 
@@ -202,7 +203,7 @@ def replaced_offers(
     for index, override in enumerate(overrides.offers):
         key = override.key
         if key not in keys:
-            raise InputError(at(f"{where}: offers[{index}]", not_in_the_catalog(key, offers)))
+            raise InputError(at(overrides.entry(where, "offers", index), not_in_the_catalog(key, offers)))
         index = keys.index(key)
         old = offers[index]
         offers[index] = old.model_copy(

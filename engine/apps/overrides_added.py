@@ -43,7 +43,7 @@ def added_regions(
     added: dict[str, list[Region]] = {}
     lines: list[Words | str] = []
     for index, region in enumerate(overrides.regions):
-        where = f"{file}: regions[{index}]"
+        where = overrides.entry(file, "regions", index)
         provider = providers.get(region.provider)
         if provider is None:
             raise InputError(at(where, unknown_value("provider", region.provider, providers)))
@@ -106,7 +106,7 @@ def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, An
     providers = {p.id: p for p in knowledge.providers.providers}
     lines: list[Words | str] = []
     for index, added in enumerate(overrides.added_offers):
-        where = f"{file}: added_offers[{index}] ({added.key})"
+        where = f"{overrides.entry(file, 'added_offers', index)} ({added.key})"
         check_references(added, where, keys, gpus, providers)
         offers.append(to_offer(added, where, stamp))
         keys.add(added.key)

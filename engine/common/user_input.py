@@ -22,16 +22,17 @@ from gpu_advisor.engine.common.wording import Words, at, marked
 MAX_INPUT_BYTES = 1_000_000
 
 
-def load_yaml(text: str, origin: str) -> Any:
+def load_yaml(text: str, origin: str, lines: dict[tuple[str | int, ...], int] | None = None) -> Any:
     """User input as YAML or JSON: JSON text is read by the JSON reader, anything else as YAML (1.2 core
-    schema); both build the same values under the same rules (``values.py``)."""
+    schema); both build the same values under the same rules (``values.py``). ``lines``, where given, is
+    filled with the line of each value of a YAML text, by its path (``yaml_core.build``)."""
     if text.lstrip()[:1] in ("{", "["):
         try:
             return load_json(text, origin)
         except NotJsonText:
             pass  # YAML's flow style ({name: x}) looks like JSON and is read as YAML
     try:
-        return yaml_core.build(yaml_core.compose(text), max_depth=MAX_NESTING_DEPTH)
+        return yaml_core.build(yaml_core.compose(text), max_depth=MAX_NESTING_DEPTH, lines=lines)
     except yaml.YAMLError as error:
         raise InputError(
             at(origin, Words("not valid YAML or JSON (%(problem)s)", problem=yaml_problem(error)))
@@ -63,8 +64,13 @@ def load_json(source: str | bytes, origin: str) -> Any:
 
 def value_error(origin: str, problem: ValueProblem) -> InputError:
     """A refused value as an input error: the origin (and line, where known), the field, what is wrong."""
-    where = origin if problem.line is None else f"{origin}:{problem.line}"
+    where = on_line(origin, problem.line)
     return InputError(at(where, problem.words), field=problem.field if problem.path else None, origin=origin)
+
+
+def on_line(origin: str, line: int | None) -> str:
+    """A file's name with the line a problem is on, where it is known: ``examples/chat.yaml:4``."""
+    return origin if line is None else f"{origin}:{line}"
 
 
 def read_input_text(path: str, *, error_prefix: str = "", stdin: bool = True) -> str:

@@ -127,24 +127,36 @@ def compose(source: Any, *, data_file: bool = False) -> Node | None:
         loader.dispose()
 
 
-def build(node: Node | None, path: Path = (), *, max_depth: int | None = None, aliases: bool = False) -> Any:
-    """The value of a composed node under the core schema; raises ``ValueProblem`` naming the field.
-    ``aliases``: an alias shares the value of the node it names, as PyYAML's constructor does (the shipped
-    data files); otherwise it is refused."""
+def build(
+    node: Node | None,
+    path: Path = (),
+    *,
+    max_depth: int | None = None,
+    aliases: bool = False,
+    lines: dict[Path, int] | None = None,
+) -> Any:
+    """The value of a composed node under the core schema; raises ``ValueProblem`` naming the field (and
+    its line). ``aliases``: an alias shares the value of the node it names, as PyYAML's constructor does
+    (the shipped data files); otherwise it is refused. ``lines``, where given, is filled with the line
+    each value starts on, by its path (``("offers", 1)``), for a later error about it to name its line as
+    the builder's own do."""
     if node is None:
         return None
-    return _Builder(max_depth, aliases).value(node, path)
+    return _Builder(max_depth, aliases, lines).value(node, path)
 
 
 class _Builder:
-    def __init__(self, max_depth: int | None, aliases: bool) -> None:
+    def __init__(self, max_depth: int | None, aliases: bool, lines: dict[Path, int] | None = None) -> None:
         self.max_depth = max_depth
         self.aliases = aliases
         self.built: dict[int, Any] = {}
         self.building: set[int] = set()
+        self.lines = lines
 
     def value(self, node: Node, path: Path) -> Any:
         line = node.start_mark.line + 1
+        if self.lines is not None:
+            self.lines.setdefault(path, line)
         try:
             if id(node) in self.built or id(node) in self.building:
                 # libyaml's parser composes an alias as the node it names. Shared, it stays one value

@@ -11,8 +11,9 @@ import datetime as dt
 import itertools
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
+from gpu_advisor.engine.common.user_input import on_line
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
@@ -184,6 +185,19 @@ class Overrides(StrictInput):
     ranges: dict[str, Range] = Field(default_factory=dict)
     """Your ranges for ``recommend --scenarios``: an uncertain input's id (``knowledge/uncertainty.yaml``)
     -> its low, high and shape, in the input's own unit."""
+    _lines: dict[tuple[str | int, ...], int] = PrivateAttr(default_factory=dict)
+    """The line each value of the file starts on, by its path, where it was read from YAML
+    (``user_input.load_yaml``); empty for one built in memory (``catalog import``) or read from JSON."""
+
+    def read_on(self, lines: dict[tuple[str | int, ...], int]) -> Overrides:
+        """These overrides, knowing the lines of the file they were read from."""
+        self._lines = lines
+        return self
+
+    def entry(self, file: str, part: str, index: int) -> str:
+        """An entry of a list of the file as its errors name it: ``FILE:LINE: offers[1]``, the line where
+        it is known, as a workload file's errors name theirs."""
+        return f"{on_line(file, self._lines.get((part, index)))}: {part}[{index}]"
 
     @model_validator(mode="after")
     def _each_offer_once(self) -> Overrides:
