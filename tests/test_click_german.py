@@ -120,3 +120,24 @@ def test_a_command_without_lang_says_its_errors_in_the_language_asked_for() -> N
     ):
         result = CliRunner().invoke(main, ["rules", "--topic", "x"], env={"GPU_ADVISOR_LANG": lang})
         assert (result.exit_code, result.output) == (2, expected), lang
+    diff = CliRunner().invoke(main, ["catalog", "diff"], env={"GPU_ADVISOR_LANG": "de"})
+    assert (diff.exit_code, diff.output) == (2, "Fehler: catalog diff: geben Sie OLD und NEW an\n")
+    builtin = CliRunner().invoke(main, ["catalog", "diff", "--builtin"], env={"GPU_ADVISOR_LANG": "en"})
+    assert (builtin.exit_code, builtin.output) == (2, "error: catalog diff: give NEW only with --builtin\n")
+
+
+def test_the_systems_locale_is_not_read_and_an_unsupported_language_asked_for_is_refused() -> None:
+    """LANG and LC_ALL are the system's: a French or German locale leaves the output English, silently.
+    GPU_ADVISOR_LANG is set for gpu-advisor alone: a language it does not speak is refused, naming those
+    it does; --lang wins over it."""
+    for locale in ("fr_FR.UTF-8", "de_DE.UTF-8", "C.UTF-8"):
+        system = CliRunner().invoke(main, ["recommend", EXAMPLE], env={"LANG": locale, "LC_ALL": locale})
+        assert system.exit_code == 0, locale
+        assert system.output.startswith("# GPU decision memo:"), locale
+    refused = CliRunner().invoke(main, ["recommend", EXAMPLE], env={"GPU_ADVISOR_LANG": "fr"})
+    assert (refused.exit_code, refused.output.splitlines()[-1]) == (
+        2,
+        "Error: Invalid value for '--lang' (env var: 'GPU_ADVISOR_LANG'): 'fr' is not one of 'en', 'de'.",
+    )
+    chosen = CliRunner().invoke(main, ["recommend", EXAMPLE, "--lang", "de"], env={"GPU_ADVISOR_LANG": "fr"})
+    assert chosen.exit_code == 0 and chosen.output.startswith("# GPU-Entscheidungsmemo:")

@@ -127,18 +127,16 @@ def catalog_diff(files: tuple[str, ...], builtin: bool, output_format: str) -> N
     catalog (--builtin NEW): offers added, removed and moved, by how much (USD per GPU-hour and percent)."""
     from gpu_advisor.engine.apps.catalog_import.diff import diff_files
     from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.common.wording import Words, at
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.i18n.environment import render
 
     wanted = 1 if builtin else 2
     if len(files) != wanted:
-        raise InputError(
-            "catalog diff: give NEW only with --builtin" if builtin else "catalog diff: give OLD and NEW"
-        )
+        give = Words("give NEW only with --builtin") if builtin else Words("give OLD and NEW")
+        raise InputError(at("catalog diff", give))
     old, new = (None, files[0]) if builtin else (files[0], files[1])
     if old == "-" and new == "-":
-        from gpu_advisor.engine.common.wording import Words, at
-
         raise InputError(at("OLD - NEW -", Words("OLD and NEW cannot both come from standard input")))
     refuse_empty_paths(("OLD", old, A_FILE), ("NEW", new, A_FILE))
     result = diff_files(old, new, load_knowledge(), parse_date(None))
