@@ -358,3 +358,17 @@ def test_a_what_if_price_is_read_as_the_pages_language_writes_numbers() -> None:
     assert english.offer_usd_per_gpu_hour == pytest.approx(1.2)
     with pytest.raises(InputError, match=r"whatif\.server_price: '3,00,000' is not a number"):
         read_price_change({"whatif.server_price": "3,00,000"}, 1.0, "en")
+
+
+def test_a_date_that_does_not_exist_is_said_as_the_command_line_says_it(client: httpx.Client) -> None:
+    """The page said 'as_of: a date is written YYYY-MM-DD' in English on a German page too, of a date
+    written so (2026-02-30); now the words of --as-of and the service's as_of, in the page's language."""
+    form = load_into_form(client, EXAMPLES_DIR / "public-chat.yaml", "en", "USD")
+    answers = FormValues(submit(client, form.text).text, "whatif-form").values
+    for lang, said in (
+        ("en", "<li>as_of: &#39;2026-02-30&#39; is not a date; use YYYY-MM-DD</li>"),
+        ("de", "<li>as_of: &#39;2026-02-30&#39; ist kein Datum; verwenden Sie JJJJ-MM-TT</li>"),
+    ):
+        text = client.get("/memo", params={**answers, "lang": lang, "as_of": "2026-02-30"}).text
+        assert said in text, lang
+        assert "a date is written" not in text

@@ -11,7 +11,8 @@ from urllib.parse import urlencode
 
 from gpu_advisor import __version__
 from gpu_advisor.engine.common.errors import InputError
-from gpu_advisor.engine.common.user_input import iso_date
+from gpu_advisor.engine.common.user_input import iso_date, not_a_date
+from gpu_advisor.engine.common.wording import at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
@@ -182,7 +183,9 @@ def evaluate(settings: Settings, params: Mapping[str, str]) -> Evaluated | FormS
     fmt = settings.format(knowledge)
     state = read_form(params, knowledge, fmt)
     if settings.problems:
-        state.general_errors.append("as_of: a date is written YYYY-MM-DD")
+        # Said as --as-of and the service's as_of say it, in the page's language.
+        refused = InputError(at("as_of", not_a_date(params.get("as_of", ""))))
+        state.general_errors.append(error_text(refused, settings.lang))
     if state.workload is None or state.general_errors or state.errors:
         return state
     try:
