@@ -111,3 +111,45 @@ def test_a_directory_and_bytes_that_are_not_utf8_are_said_as_every_reader_says_t
     source.write_bytes(b"provider,offer,gpu,usd_per_gpu_hour\naws,p5-\xe9,h100-sxm,3.1\n")
     code, said = run_import(source, "csv", tmp_path / "o.yaml", "en")
     assert (code, said) == (2, f"error: {source}: not UTF-8 text (byte 43); save it as UTF-8\n")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "german"),
+    [
+        (
+            "csv",
+            "provider,offer,gpu,usd_per_gpu_hour,as_of\naws,p5-on-demand,h100-sxm,3.1,2099-01-01\n",
+            "Zeile 2, Spalte as_of: 2099-01-01 liegt nach dem Datum des Imports, 2026-11-30 (--as-of): Ein "
+            "Preis trägt das Datum, an dem er gelesen oder vereinbart wurde",
+        ),
+        (
+            "csv",
+            "provider,offer,gpu,usd_per_gpu_hour\naws,p5-on-demand,h100-sxm,3.1\naws,p5-on-demand,h100-sxm,3.2\n",
+            "Zeile 3, Spalte offer: aws/p5-on-demand/h100-sxm ist zweimal angegeben (Zeile 2)",
+        ),
+        (
+            "csv",
+            "provider,offer,gpu,usd_per_gpu_hour\naws,p5-own,h100-sxm,3.1\n",
+            "Zeile 2, Spalte pricing: ein neues Angebot braucht sie (aws/p5-own/h100-sxm ist nicht im "
+            "Katalog)",
+        ),
+        (
+            "skypilot",
+            "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region\n"
+            "p5.48xlarge,H100,8.0,16000.0,,us-east-1\n",
+            "Zeile 2, Spalte Price: 16.000 USD je Instanzstunde über 8 Karten sind 2.000,00 USD je "
+            "GPU-Stunde, nicht unter den 1.000, die eine Overrides-Datei zulässt (erwartet wird ein Preis je "
+            "Instanzstunde)",
+        ),
+    ],
+)
+def test_a_rows_offer_the_import_refuses_is_said_in_german(
+    tmp_path: Path, fmt: str, text: str, german: str
+) -> None:
+    source = tmp_path / "rates.csv"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "o.yaml"
+    args = ["catalog", "import", str(source), "--format", fmt, "--provider", "aws", "--as-of", "2026-11-30"]
+    result = CliRunner().invoke(main, [*args, "-o", str(out)], env={"GPU_ADVISOR_LANG": "de"})
+    assert (result.exit_code, result.output) == (2, f"Fehler: {source}: {german}\n")
+    assert not out.exists()

@@ -18,7 +18,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpu_advisor.engine.apps.catalog_import.read import at_line
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.wording import Grouped, Words, at
 from gpu_advisor.engine.domain.import_mapping import ImportMappingFile
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -137,19 +139,32 @@ def refuse_price_outside_overrides_bounds(candidate: Candidate, path: str, fmt: 
     would round to nothing (a price in another unit)."""
     per_gpu = candidate.usd_per_instance_hour / candidate.count
     column = ("SpotPrice" if candidate.pricing == "spot" else "Price") if fmt == "skypilot" else "price"
-    cards = f"{candidate.count} card{'s' if candidate.count != 1 else ''}"
+    count = candidate.count
+    cards = Words("%(count)s card", count=count) if count == 1 else Words("%(count)s cards", count=count)
+    hourly = candidate.usd_per_instance_hour
+    # Figures in the reader's number form (16.000 in German) where they are whole or a cent's.
+    price: object = Grouped(int(hourly)) if float(hourly).is_integer() else f"{hourly:,g}"
+    problem: Words | None = None
     if round(per_gpu, PRICE_DIGITS) <= 0:
-        raise InputError(
-            f"{path}: line {candidate.line}, column {column}: {candidate.usd_per_instance_hour:,g} USD an "
-            f"instance-hour over {cards} is {per_gpu:g} USD per GPU-hour, which the written catalog, at "
-            f"{PRICE_DIGITS} decimals, rounds to 0 (a price per instance-hour is expected)"
+        problem = Words(
+            "%(price)s USD an instance-hour over %(cards)s is %(per_gpu)s USD per GPU-hour, which the "
+            "written catalog, at %(digits)s decimals, rounds to 0 (a price per instance-hour is expected)",
+            price=price,
+            cards=cards,
+            per_gpu=f"{per_gpu:g}",
+            digits=PRICE_DIGITS,
         )
-    if per_gpu >= MAX_USD_PER_GPU_HOUR:
-        raise InputError(
-            f"{path}: line {candidate.line}, column {column}: {candidate.usd_per_instance_hour:,g} USD an "
-            f"instance-hour over {cards} is {per_gpu:,.2f} USD per GPU-hour, not below the "
-            f"{MAX_USD_PER_GPU_HOUR:,} an overrides file admits (a price per instance-hour is expected)"
+    elif per_gpu >= MAX_USD_PER_GPU_HOUR:
+        problem = Words(
+            "%(price)s USD an instance-hour over %(cards)s is %(per_gpu)s USD per GPU-hour, not below the "
+            "%(most)s an overrides file admits (a price per instance-hour is expected)",
+            price=price,
+            cards=cards,
+            per_gpu=Grouped(per_gpu, 2),
+            most=Grouped(MAX_USD_PER_GPU_HOUR),
         )
+    if problem is not None:
+        raise InputError(at(path, at_line(candidate.line, problem, column)))
 
 
 Instance = tuple[str, int, float | None, str, list[tuple[float, str]]]
@@ -236,14 +251,18 @@ def plain_offers(
         assert isinstance(row, PlainRow)
         tally.rows += 1
         key = f"{row.provider}/{row.offer}/{row.gpu}"
-        where = f"{path}: line {line}"
+        where = (path, line)
         if row.as_of is not None and row.as_of > as_of:
-            raise InputError(
-                f"{where}, column as_of: {row.as_of.isoformat()} is after the import's date, "
-                f"{as_of.isoformat()} (--as-of): a price is dated when it was read or agreed"
+            problem = Words(
+                "%(date)s is after the import's date, %(as_of)s (--as-of): a price is dated when it was read "
+                "or agreed",
+                date=row.as_of.isoformat(),
+                as_of=as_of.isoformat(),
             )
+            raise InputError(at(path, at_line(line, problem, "as_of")))
         if key in seen:
-            raise InputError(f"{where}, column offer: {key} is given twice (line {seen[key]})")
+            problem = Words("%(key)s is given twice (line %(line)s)", key=key, line=seen[key])
+            raise InputError(at(path, at_line(line, problem, "offer")))
         seen[key] = line
         if row.provider not in providers:
             tally.unknown_provider += 1
@@ -256,11 +275,12 @@ def plain_offers(
             continue
         if key in catalog:
             if row.describes_offer:
-                raise InputError(
-                    f"{where}, column offer: {key} is a catalog offer, its sizes, regions and pricing stay: "
-                    "leave pricing, commitment_months, instance_gpus and regions empty, "
-                    "or name a new offer"
+                problem = Words(
+                    "%(key)s is a catalog offer, its sizes, regions and pricing stay: leave pricing, "
+                    "commitment_months, instance_gpus and regions empty, or name a new offer",
+                    key=key,
                 )
+                raise InputError(at(path, at_line(line, problem, "offer")))
             repriced.append(
                 OfferOverride(
                     provider=row.provider,
@@ -276,23 +296,27 @@ def plain_offers(
     return repriced, added
 
 
-def plain_offer(row: PlainRow, where: str, as_of: dt.date, regions: Regions) -> AddedOffer:
+def plain_offer(row: PlainRow, where: tuple[str, int], as_of: dt.date, regions: Regions) -> AddedOffer:
+    """A row of the plain CSV that names an offer the catalog lacks, as an added offer; ``where``: the
+    file and line."""
+    path, line = where
     for column in ("pricing", "instance_gpus", "regions"):
         if getattr(row, column) is None:
-            raise InputError(
-                f"{where}, column {column}: a new offer needs it ({row.provider}/{row.offer}/{row.gpu} "
-                "is not in the catalog)"
-            )
+            key = f"{row.provider}/{row.offer}/{row.gpu}"
+            problem = Words("a new offer needs it (%(key)s is not in the catalog)", key=key)
+            raise InputError(at(path, at_line(line, problem, column)))
     assert row.pricing is not None and row.instance_gpus is not None and row.regions is not None
     if (row.pricing == "reserved") != (row.commitment_months is not None):
-        raise InputError(f"{where}, column commitment_months: reserved offers, and only they, give it")
+        problem = Words("reserved offers, and only they, give it")
+        raise InputError(at(path, at_line(line, problem, "commitment_months")))
     resolved = [regions.resolve(row.provider, code) for code in row.regions]
     jurisdictions = sorted({j for _, j in resolved})
     if len(jurisdictions) > 1:
-        raise InputError(
-            f"{where}, column regions: regions in {', '.join(jurisdictions)}; a rate applies in one "
-            "jurisdiction, so give each its own offer"
+        problem = Words(
+            "regions in %(jurisdictions)s; a rate applies in one jurisdiction, so give each its own offer",
+            jurisdictions=", ".join(jurisdictions),
         )
+        raise InputError(at(path, at_line(line, problem, "regions")))
     return AddedOffer(
         provider=row.provider,
         offer=row.offer,
