@@ -97,6 +97,27 @@ def test_an_engine_that_caches_no_prefix_computes_every_prompt_whole(tmp_path: A
     assert (roofline.input_tokens, roofline.shared_prefix_tokens, roofline.max_batch) == (6_000, 0, 37)
 
 
+def test_without_the_engines_prefix_cache_the_texts_say_nothing_of_one(tmp_path: Any) -> None:
+    from helpers import knowledge_with
+
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
+
+    directory = knowledge_with(
+        tmp_path,
+        "throughput.yaml",
+        "    chunked_prefill: true\n    prefix_caching: true\n    prefix_caching_source: {url: "
+        '"https://github.com/vllm-project/vllm',
+        "    chunked_prefill: true\n    prefix_caching: false\n    prefix_caching_source: {url: "
+        '"https://github.com/vllm-project/vllm',
+    )
+    result = run(RAG, knowledge=load_knowledge_from(directory))
+    assert (result.workload.shared_prefix_tokens, result.sizing.shared_prefix_tokens) == (4_000, 0)
+    memo = render_memo(result)
+    # The fact stays in the Workload table; nothing says the engine computes it once.
+    assert "| Shared prompt start |" in memo
+    assert "prefix cache keeps once a replica" not in memo and "cached-input" not in memo
+
+
 def test_the_memo_says_what_the_shared_start_changes_and_what_the_api_bill_leaves_out() -> None:
     result = run(RAG)
     assert result.workload.shared_prefix_tokens == 4_000
@@ -117,8 +138,8 @@ def test_the_memo_says_what_the_shared_start_changes_and_what_the_api_bill_leave
     assert (
         "Every request begins with the same 4,000 prompt tokens (shared_prefix_tokens), which vllm's prefix "
         "cache keeps once a replica: each prompt's prefill computes its other 2,000 tokens, attending over "
-        "the whole prompt, and its KV cache holds those and the answer beside the one shared copy, while "
-        "each decode step still reads the whole context." in flat
+        "the whole prompt, and its KV cache holds those and the answer beside the one shared copy. Each "
+        "decode step is taken to read every sequence's whole context, as paged attention does;" in flat
     )
     assert (
         "Every prompt token is priced at the API's input price, the 4,000 tokens each prompt shares with the "
@@ -126,6 +147,13 @@ def test_the_memo_says_what_the_shared_start_changes_and_what_the_api_bill_leave
         "catalog holds no cached-input prices" in flat
     )
     assert "Shared prompt start" not in render_memo(whole)
+    routed_self = run({**RAG, "personal_data": True, "on_premises_required": True})
+    assert (
+        "- The self-hosted figures count on every prompt beginning with the same 4,000 tokens, byte for "
+        "byte: a prompt whose start differs (a timestamp, a user's name or a retrieved passage placed "
+        "before the shared text) is computed whole, and the replicas carry fewer requests than planned."
+        in render_memo(routed_self)
+    )
 
 
 def test_a_shared_start_as_long_as_the_prompt_is_refused_naming_the_field() -> None:
@@ -134,6 +162,17 @@ def test_a_shared_start_as_long_as_the_prompt_is_refused_naming_the_field() -> N
     assert (
         "shared_prefix_tokens: 6,000 tokens is not less than an average prompt, 6,000 tokens: the shared "
         "prefix is the start of every prompt, and each prompt adds tokens of its own" in said.output
+    )
+
+
+def test_a_refusal_against_the_default_prompt_says_it_is_the_default() -> None:
+    left_out = {key: value for key, value in RAG.items() if key != "avg_input_tokens"}
+    said = invoke("recommend", "-", stdin=json.dumps(left_out))
+    assert said.exit_code == 2
+    assert (
+        "shared_prefix_tokens: 4,000 tokens is not less than an average prompt, 300 tokens: the shared "
+        "prefix is the start of every prompt, and each prompt adds tokens of its own; 300 is the default: "
+        "give the average prompt's tokens, its shared start included" in said.output
     )
 
 

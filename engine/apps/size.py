@@ -152,7 +152,8 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     shape = catalog or request.attention_shape
     figures = size_model(knowledge, total, active, request.precision, shape, context, request.serving_engine)
     if request.shared_prefix_tokens:
-        check_shared_prefix(request.shared_prefix_tokens, tokens[0])
+        given = request.load.avg_input_tokens if request.load is not None else request.input_tokens
+        check_shared_prefix(request.shared_prefix_tokens, tokens[0], given is None)
         figures = figures.model_copy(update={"shared_prefix_tokens": request.shared_prefix_tokens})
     gpu_ids = [gpu.id for gpu in knowledge.gpus.gpus]
     if request.gpu is not None and request.gpu not in gpu_ids:

@@ -93,7 +93,8 @@ class SizeResult(ResultModel):
     """The card counts a replica may run on: those whose tensor-parallel group splits the model's heads."""
     context_tokens: int
     shared_prefix_tokens: int = 0
-    """The prompt start every request shares, computed once by the serving engine's prefix cache."""
+    """The prompt start every request shares, computed once by the serving engine's prefix cache (0 where
+    the engine caches no prefixes)."""
     min_sequences_at_full_context: int
     """The usual card count holds the KV cache of this many full-context sequences."""
     min_sequences_under_light_load: int = 0

@@ -258,9 +258,10 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     }
 
 
-def check_shared_prefix(prefix: int, input_tokens: int) -> None:
+def check_shared_prefix(prefix: int, input_tokens: int, defaulted: bool = False) -> None:
     """Refuse a shared prompt start as long as an average prompt: it is the start of every prompt, and a
-    prompt of no more than it would add nothing to compute."""
+    prompt of no more than it would add nothing to compute. ``defaulted``: the prompt's length is the
+    default, which the refusal says, as the user gave none."""
     if prefix >= input_tokens:
         problem = Words(
             "%(prefix)s tokens is not less than an average prompt, %(input)s tokens: the shared prefix is "
@@ -268,6 +269,13 @@ def check_shared_prefix(prefix: int, input_tokens: int) -> None:
             prefix=Grouped(prefix),
             input=Grouped(input_tokens),
         )
+        if defaulted:
+            problem = Words(
+                "%(problem)s; %(input)s is the default: give the average prompt's tokens, its shared start "
+                "included",
+                problem=problem,
+                input=Grouped(input_tokens),
+            )
         raise InputError(at("shared_prefix_tokens", problem), field="shared_prefix_tokens")
 
 
@@ -308,7 +316,9 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         "context_tokens" in given,
         catalog,
     )
-    check_shared_prefix(values["shared_prefix_tokens"], values["avg_input_tokens"])
+    check_shared_prefix(
+        values["shared_prefix_tokens"], values["avg_input_tokens"], "avg_input_tokens" in defaults_used
+    )
     schedule_days = knowledge.schedule(values["schedule"]).days_per_month
     batch = knowledge.load_profile(values["load_pattern"]).work_waits
     if not batch:

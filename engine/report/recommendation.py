@@ -78,7 +78,10 @@ def size_result(
         kv_latent=figures.kv_latent,
         card_counts=figures.card_counts,
         context_tokens=figures.context_tokens,
-        shared_prefix_tokens=figures.shared_prefix_tokens,
+        # Where the engine caches no prefixes, none is computed once: the texts then say nothing of one.
+        shared_prefix_tokens=figures.shared_prefix_tokens
+        if knowledge.serving_engine(figures.serving_engine).prefix_caching
+        else 0,
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
         min_sequences_under_light_load=knowledge.throughput.concurrency.min_sequences_under_light_load,
         full_context_room_under_light_load=knowledge.throughput.concurrency.full_context_room_under_light_load,
