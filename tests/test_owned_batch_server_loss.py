@@ -78,3 +78,25 @@ def test_recommend_buys_the_servers_a_loss_leaves_the_window_on() -> None:
     ) in " ".join(render_memo(result).split())
     relaxed = recommend({**ON_PREMISES_BATCH, "business_critical": False})
     assert relaxed.own_hardware is not None and relaxed.own_hardware.nodes == 2
+
+
+def test_with_min_replicas_in_place_of_the_spare_the_memo_says_a_lost_server_makes_the_run_late() -> None:
+    """min_replicas: 1 drops the spare: 6 replicas of 2 cards on two servers, three on each (four slots
+    each); a lost one leaves 3 and the replicas on the other's idle card (1): 4 of the 6 the window needs.
+    SIZ040 warns of the same plan in check; the memo says so too."""
+    from gpu_advisor.api import recommend, render_memo
+
+    lean = {**ON_PREMISES_BATCH, "min_replicas": 1}
+    result = recommend(lean)
+    own = result.own_hardware
+    assert own is not None and own.server_loss is not None
+    assert (own.nodes, own.replicas, own.spare_replicas) == (2, 6, 0)
+    loss = own.server_loss
+    assert (loss.replicas_per_server_max, loss.replicas_left_with_idle, loss.peak_replicas) == (3, 4, 6)
+    assert (
+        "It does not cover a lost server: one carries up to 3 of the 6 replicas, and the 4 left, with "
+        "replicas on the cards the servers leave idle, are fewer than the 6 the window needs, so such a loss "
+        "makes the run late." in " ".join(render_memo(result).split())
+    )
+    item = siz040(2, lean)
+    assert item is not None and item.status == "warn"
