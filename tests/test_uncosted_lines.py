@@ -106,3 +106,9 @@ def test_recommend_says_staff_is_not_costed_in_its_json_and_memo() -> None:
     memo = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload)
     assert memo.exit_code == 0, memo.output
     assert "| Staff | \u2013 | \u2013 | not costed: no sourced salary for NO |" in memo.output.splitlines()
+    # The headline adds the lines up: the uncosted one is no $0.00 in it (the documents' $0.11 power and
+    # $0.17 rack, no colocation beside the rack).
+    assert (
+        "Per GPU-hour: $1.36 capital + $0.11 power + $0.17 rack + $0.00 colocation + \u2013 staff = **$1.64**"
+        in memo.output
+    )
