@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from test_questionnaire_answers import CONFIRMED
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.questionnaire import load_questions
@@ -40,20 +41,7 @@ def test_enter_on_an_offered_default_is_stated_in_the_file() -> None:
         "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": False},
         "requests_per_day": 5000,
         "avg_input_tokens": 300,
-        "avg_output_tokens": 150,
-        "context_tokens": 8192,
-        "load_pattern": "steady",
-        "schedule": "always",
-        "latency_sensitive": True,
-        "personal_data": False,
-        "on_premises_required": False,
-        "model_stable": True,
-        "company_country": "DE",
-        "volume_growing": False,
-        "devops_capacity": True,
-        "business_critical": False,
-        "framework": "pytorch",
-        "needs_gpu": True,
+        **CONFIRMED,
     }
 
 

@@ -12,12 +12,12 @@ import math
 from typing import Any
 
 import pytest
-from helpers import invoke, run
+from helpers import invoke, knowledge_with, run
 
 from gpu_advisor.api import render_memo
 from gpu_advisor.engine.calc.performance import replica_roofline
 from gpu_advisor.engine.calc.sizing import size_model
-from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 
 RAG: dict[str, Any] = {
     "name": "rag-assistant",
@@ -41,6 +41,13 @@ def rooflines(prefix: int) -> tuple[Any, Any]:
     whole = replica_roofline(knowledge, figures, fit, 6_000, 300, 2)
     shared = figures.model_copy(update={"shared_prefix_tokens": prefix})
     return whole, replica_roofline(knowledge, shared, fit, 6_000, 300, 2)
+
+
+def without_prefix_caching(tmp_path: Any) -> Any:
+    """The shipped knowledge with vLLM caching no prefixes."""
+    vllm = '    chunked_prefill: true\n    prefix_caching: {}\n    prefix_caching_source: {{url: "https://github.com/vllm'
+    directory = knowledge_with(tmp_path, "throughput.yaml", vllm.format("true"), vllm.format("false"))
+    return load_knowledge_from(directory)
 
 
 def test_a_prompt_after_a_cached_prefix_computes_only_its_own_tokens() -> None:
@@ -75,19 +82,7 @@ def test_the_kv_cache_holds_each_request_beside_one_shared_copy() -> None:
 
 
 def test_an_engine_that_caches_no_prefix_computes_every_prompt_whole(tmp_path: Any) -> None:
-    from helpers import knowledge_with
-
-    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
-
-    directory = knowledge_with(
-        tmp_path,
-        "throughput.yaml",
-        "    chunked_prefill: true\n    prefix_caching: true\n    prefix_caching_source: {url: "
-        '"https://github.com/vllm-project/vllm',
-        "    chunked_prefill: true\n    prefix_caching: false\n    prefix_caching_source: {url: "
-        '"https://github.com/vllm-project/vllm',
-    )
-    knowledge = load_knowledge_from(directory)
+    knowledge = without_prefix_caching(tmp_path)
     model = next(m for m in knowledge.models.models if m.id == "llama-3.3-70b")
     figures = size_model(knowledge, 70, 70, "fp8", model, 8192)
     fit = next(f for f in figures.fits if f.gpu == "h100-sxm")
@@ -98,19 +93,7 @@ def test_an_engine_that_caches_no_prefix_computes_every_prompt_whole(tmp_path: A
 
 
 def test_without_the_engines_prefix_cache_the_texts_say_nothing_of_one(tmp_path: Any) -> None:
-    from helpers import knowledge_with
-
-    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
-
-    directory = knowledge_with(
-        tmp_path,
-        "throughput.yaml",
-        "    chunked_prefill: true\n    prefix_caching: true\n    prefix_caching_source: {url: "
-        '"https://github.com/vllm-project/vllm',
-        "    chunked_prefill: true\n    prefix_caching: false\n    prefix_caching_source: {url: "
-        '"https://github.com/vllm-project/vllm',
-    )
-    result = run(RAG, knowledge=load_knowledge_from(directory))
+    result = run(RAG, knowledge=without_prefix_caching(tmp_path))
     assert (result.workload.shared_prefix_tokens, result.sizing.shared_prefix_tokens) == (4_000, 0)
     memo = render_memo(result)
     # The fact stays in the Workload table; nothing says the engine computes it once.
