@@ -122,7 +122,9 @@ def test_the_memo_says_what_the_shared_start_changes_and_what_the_api_bill_leave
         "Every request begins with the same 4,000 prompt tokens (shared_prefix_tokens), which vllm's prefix "
         "cache keeps once a replica: each prompt's prefill computes its other 2,000 tokens, attending over "
         "the whole prompt, and its KV cache holds those and the answer beside the one shared copy. Each "
-        "decode step is taken to read every sequence's whole context, as paged attention does;" in flat
+        "decode step is taken to read every sequence's whole context, as paged attention does. A replica's "
+        "first request, or one after the cache has dropped the prefix, computes it once more. vLLM's "
+        "FlashAttention backend may read a long shared start once a step instead (cascade attention" in flat
     )
     assert (
         "Every prompt token is priced at the API's input price, the 4,000 tokens each prompt shares with the "
@@ -130,6 +132,10 @@ def test_the_memo_says_what_the_shared_start_changes_and_what_the_api_bill_leave
         "catalog holds no cached-input prices" in flat
     )
     assert "Shared prompt start" not in render_memo(whole)
+    # Cascade attention is vLLM's: an SGLang memo does not name it.
+    sglang = render_memo(run({**RAG, "serving_engine": "sglang"}))
+    assert "which sglang's prefix cache keeps once a replica" in " ".join(sglang.split())
+    assert "cascade attention" not in sglang
     routed_self = run({**RAG, "personal_data": True, "on_premises_required": True})
     assert (
         "- The self-hosted figures count on every prompt beginning with the same 4,000 tokens, byte for "
