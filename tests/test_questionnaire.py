@@ -103,6 +103,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     answer(child, "How many tokens does an average prompt have?", "")  # default 300
     answer(child, "How many tokens does an average answer have?", "")
     answer(child, "How long is the context window the service must hold?", "")
+    answer(child, "How many tokens does every prompt begin with that are the same in every request?", "")
     answer(child, "How does the load behave?", "1")
     answer(child, "When does it run?", "always")
     answer(child, "How many paid hours a month, if not the schedule's?", "800")

@@ -44,7 +44,7 @@ def test_the_pattern_offered_is_the_profiles_and_enter_states_it(
     }
     asked, saved, memo = ask_from(tmp_path, workload)
     question = asked.split("How does the load behave?")[1].split("When does it run?")[0]
-    assert question.split("\n")[-3:] == [f"   [{pattern}]> ", "", "10. "]
+    assert question.split("\n")[-3:] == [f"   [{pattern}]> ", "", "11. "]
     assert saved["load_pattern"] == pattern
     assert saved["load_profile"] == profile
     assert f"| Load pattern | {pattern} |" in memo
@@ -60,7 +60,7 @@ def test_a_pattern_the_file_states_is_offered_as_stated(tmp_path: Path) -> None:
     }
     asked, saved, memo = ask_from(tmp_path, workload)
     question = asked.split("How does the load behave?")[1].split("When does it run?")[0]
-    assert question.split("\n")[-3:] == ["   [steady]> ", "", "10. "]
+    assert question.split("\n")[-3:] == ["   [steady]> ", "", "11. "]
     assert saved["load_pattern"] == "steady"
     assert "| Load pattern | steady |" in memo
 
