@@ -12,6 +12,7 @@ import yaml
 from helpers import EXAMPLES_DIR, invoke, read_example
 
 from gpu_advisor.engine.common.errors import InputError, KnowledgeError
+from gpu_advisor.engine.domain.knowledge.files import CountriesFile
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.pipeline.defaults import complete_workload
@@ -149,3 +150,24 @@ def test_a_letter_that_capitalises_into_two_is_no_code() -> None:
         result = invoke("catalog", "offers", "--country", typed)
         assert result.exit_code == 2
         assert result.output.strip() == f"error: --country: an ISO 3166 code of two letters (got '{typed}')"
+
+
+def test_the_eus_code_for_greece_is_refused_naming_gr() -> None:
+    """EL is the EU's and Eurostat's code for Greece; the lists name it GR, so EL is refused with it."""
+    workload = (
+        '{"name": "x", "model": {"name": "llama-3.1-8b", "precision": "fp8"}, "requests_per_day": 5000, '
+    )
+    said = invoke("recommend", "-", stdin=workload + '"company_country": "EL"}')
+    assert said.exit_code == 2
+    assert "company_country: 'EL' is no ISO 3166-1 country code; ISO 3166-1 writes it GR" in said.output
+    tco = invoke("tco", "--country", "EL")
+    assert tco.exit_code == 2
+    assert "--country: not a code of the ISO 3166-1 list; ISO 3166-1 writes it GR (got 'EL')" in tco.output
+    # A code the lists name is no code "meant by" another: the knowledge base refuses it at load.
+    listed = {"id": "x", "codes": ["GR", "DE"], "source": {"document": "gpu-advisor", "section": "t"}}
+    listed |= {"as_of": "2026-12-07"}
+    source = {"document": "gpu-advisor", "section": "t"}
+    with pytest.raises(ValueError, match="meant_by names a listed code, or means one not listed: DE: GR"):
+        CountriesFile.model_validate(
+            {"schema_version": 1, "code_lists": [listed], "meant_by": {"DE": "GR"}, "meant_by_source": source}
+        )

@@ -190,14 +190,14 @@ def unknown_value_message(field: str, value: str, allowed: Iterable[str]) -> str
     return str(unknown_value(field, value, allowed))
 
 
-def unknown_country(field: str, value: str) -> Words:
+def unknown_country(field: str, value: str, meant: str | None = None) -> Words:
     """``field: 'XX' is no ISO 3166-1 country code``: the list (knowledge/countries.yaml) is too long to
-    name, and a code in the wrong case is refused, with a hint, by the field's pattern first."""
-    return Words.joined(
-        "%(field)s: %(problem)s",
-        field=field,
-        problem=Words("%(value)s is no ISO 3166-1 country code", value=repr(value)),
-    )
+    name, and a code in the wrong case is refused, with a hint, by the field's pattern first. ``meant``:
+    the listed code of the country ``value`` is in use for (``CountriesFile.meant_by``)."""
+    problem = Words("%(value)s is no ISO 3166-1 country code", value=repr(value))
+    if meant is not None:
+        problem = Words("%(problem)s; ISO 3166-1 writes it %(meant)s", problem=problem, meant=meant)
+    return Words.joined("%(field)s: %(problem)s", field=field, problem=problem)
 
 
 def unknown_value(field: str, value: str, allowed: Iterable[str]) -> Words:

@@ -29,6 +29,11 @@ def listed_country(code: str) -> str:
     (``--country`` on the command line, ``country`` in a request body)."""
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
-    if not load_knowledge().is_country(code):
-        raise WordsError(Words("not a code of the ISO 3166-1 list"))
+    knowledge = load_knowledge()
+    if not knowledge.is_country(code):
+        meant = knowledge.countries.meant_by.get(code)
+        refused = Words("not a code of the ISO 3166-1 list")
+        if meant is not None:
+            refused = Words("%(problem)s; ISO 3166-1 writes it %(meant)s", problem=refused, meant=meant)
+        raise WordsError(refused)
     return code

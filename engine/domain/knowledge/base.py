@@ -222,7 +222,8 @@ class Knowledge(Strict):
     def check_country(self, field: str, code: str) -> None:
         """Refuse a country code the knowledge base does not list, naming ``field``."""
         if code not in self.country_codes():
-            raise InputError(unknown_country(field, code), field=field)
+            meant = self.countries.meant_by.get(code)
+            raise InputError(unknown_country(field, code, meant), field=field)
 
     def data_protection_region(self, country: str) -> PersonalDataRegion:
         """The data-protection region of a country (ISO 3166 code): the region that lists it, else 'other'."""

@@ -153,6 +153,10 @@ class CountriesFile(VersionedFile):
     """The country codes accepted wherever a country is named (knowledge/countries.yaml)."""
 
     code_lists: tuple[CountryCodeList, ...] = Field(min_length=1)
+    meant_by: dict[CountryCode, CountryCode] = Field(default_factory=dict)
+    """Codes in use for a country the lists name by another (the EU's EL for Greece, GR): refused all the
+    same, naming the code meant."""
+    meant_by_source: Citation | None = None
 
     @model_validator(mode="after")
     def _each_code_once(self) -> CountriesFile:
@@ -160,6 +164,16 @@ class CountriesFile(VersionedFile):
         repeated = sorted({code for code in codes if codes.count(code) > 1})
         if repeated:
             raise ValueError(f"codes listed more than once: {', '.join(repeated)}")
+        listed = set(codes)
+        wrong = sorted(
+            f"{used}: {meant}"
+            for used, meant in self.meant_by.items()
+            if used in listed or meant not in listed
+        )
+        if wrong:
+            raise ValueError(f"meant_by names a listed code, or means one not listed: {', '.join(wrong)}")
+        if self.meant_by and self.meant_by_source is None:
+            raise ValueError("meant_by needs its meant_by_source")
         return self
 
 
