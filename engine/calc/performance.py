@@ -148,6 +148,14 @@ def routed_factors(
     return table[max(stated)] if stated else ()
 
 
+def cached_prefix_tokens(knowledge: Knowledge, figures: SizingFigures) -> int:
+    """The workload's shared prompt start that its serving engine computes once (``shared_prefix_tokens``);
+    0 where the engine caches no prefixes."""
+    return (
+        figures.shared_prefix_tokens if knowledge.serving_engine(figures.serving_engine).prefix_caching else 0
+    )
+
+
 def replica_roofline(
     knowledge: Knowledge,
     figures: SizingFigures,
@@ -162,7 +170,7 @@ def replica_roofline(
     holds the rest beside one shared copy of the prefix, and a decode step still reads the whole."""
     gpu = knowledge.gpu(fit.gpu)
     engine = knowledge.serving_engine(figures.serving_engine)
-    prefix = figures.shared_prefix_tokens if engine.prefix_caching else 0
+    prefix = cached_prefix_tokens(knowledge, figures)
     whole_prompt, input_tokens = input_tokens, input_tokens - prefix
     fp8_cache = figures.kv_bytes_per_element == knowledge.sizing.kv_cache.fp8_bytes_per_element
     bandwidth, flops, attention_flops = replica_hardware(

@@ -195,9 +195,15 @@ def unknown_country(field: str, value: str, meant: str | None = None) -> Words:
     name, and a code in the wrong case is refused, with a hint, by the field's pattern first. ``meant``:
     the listed code of the country ``value`` is in use for (``CountriesFile.meant_by``)."""
     problem = Words("%(value)s is no ISO 3166-1 country code", value=repr(value))
-    if meant is not None:
-        problem = Words("%(problem)s; ISO 3166-1 writes it %(meant)s", problem=problem, meant=meant)
-    return Words.joined("%(field)s: %(problem)s", field=field, problem=problem)
+    return Words.joined("%(field)s: %(problem)s", field=field, problem=naming_meant(problem, meant))
+
+
+def naming_meant(problem: Words, meant: str | None) -> Words:
+    """A refused country code's ``problem``, with the listed code of the country it is in use for where
+    there is one (``CountriesFile.meant_by``: EL, the EU's code for Greece, is GR)."""
+    if meant is None:
+        return problem
+    return Words("%(problem)s; ISO 3166-1 writes it %(meant)s", problem=problem, meant=meant)
 
 
 def unknown_value(field: str, value: str, allowed: Iterable[str]) -> Words:

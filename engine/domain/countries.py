@@ -9,6 +9,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
+from gpu_advisor.engine.common.errors import naming_meant
 from gpu_advisor.engine.common.wording import Words, WordsError
 
 
@@ -32,8 +33,5 @@ def listed_country(code: str) -> str:
     knowledge = load_knowledge()
     if not knowledge.is_country(code):
         meant = knowledge.countries.meant_by.get(code)
-        refused = Words("not a code of the ISO 3166-1 list")
-        if meant is not None:
-            refused = Words("%(problem)s; ISO 3166-1 writes it %(meant)s", problem=refused, meant=meant)
-        raise WordsError(refused)
+        raise WordsError(naming_meant(Words("not a code of the ISO 3166-1 list"), meant))
     return code

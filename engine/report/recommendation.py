@@ -19,7 +19,7 @@ from gpu_advisor.engine.calc.calibration import (
 from gpu_advisor.engine.calc.fleet_billing import autoscaled_billing
 from gpu_advisor.engine.calc.latency import OperatingPoint
 from gpu_advisor.engine.calc.listings import build_options
-from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, cached_prefix_tokens, replica_performances
 from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.sizing import SizingFigures
@@ -79,9 +79,7 @@ def size_result(
         card_counts=figures.card_counts,
         context_tokens=figures.context_tokens,
         # Where the engine caches no prefixes, none is computed once: the texts then say nothing of one.
-        shared_prefix_tokens=figures.shared_prefix_tokens
-        if knowledge.serving_engine(figures.serving_engine).prefix_caching
-        else 0,
+        shared_prefix_tokens=cached_prefix_tokens(knowledge, figures),
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
         min_sequences_under_light_load=knowledge.throughput.concurrency.min_sequences_under_light_load,
         full_context_room_under_light_load=knowledge.throughput.concurrency.full_context_room_under_light_load,

@@ -65,7 +65,8 @@ def batch_server_loss(
     """A batch on owned servers: the replicas the loss of the fullest server during a run leaves (the
     named cards' replicas, else replicas on all the servers' cards, spread evenly) against those its
     window needs, spares aside (SIZ040). Its run restarts on the servers left, late where they are
-    fewer; the servers are not bought to keep anything through it (``spreading_facts``)."""
+    fewer; no count of servers required is worked out here (``spreading_facts`` is a service's), while
+    the recommendation buys them as ``own_hardware.nodes_for`` does."""
     if plan is None or not plan.cards_per_replica or not servers:
         return {}
     cards = proposal.gpus or servers * server.gpus_per_server
