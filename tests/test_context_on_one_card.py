@@ -79,8 +79,12 @@ def test_size_says_it_with_its_own_option() -> None:
     assert said.exit_code == 0, said.output
     assert (
         "\nl4: 1 card holds the weights but not 2 sequences of the 8,192-token context: "
-        "--context-tokens 6797 or less runs a replica on it.\n"
+        "--context-tokens 6797 or less runs a replica on it under a light load (give --requests-per-day; "
+        "without a load the table shows the usual count).\n"
     ) in said.output
+    # With a load the sizing plans the light count itself: the line says no more.
+    loaded = CliRunner().invoke(main, [*SIZE, "--requests-per-day", "30000"])
+    assert "--context-tokens 6797 or less runs a replica on it.\n" in loaded.output
     long = CliRunner().invoke(
         main,
         [*SIZE, "--requests-per-day", "1000", "--input-tokens", "7000", "--output-tokens", "20"],
