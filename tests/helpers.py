@@ -52,6 +52,11 @@ def merged(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in result.items() if value is not None}
 
 
+def flat(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces as single spaces (a message as the memo shows it)."""
+    return " ".join(text.split())
+
+
 def run(
     workload: dict[str, Any],
     evaluated_on: dt.date = EVALUATED_ON,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import EVALUATED_ON, invoke, provider_policy, run
+from helpers import EVALUATED_ON, flat, invoke, provider_policy, run
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -49,10 +49,6 @@ proposal:
   gpus: 5
   pricing: on_demand
 """
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def b200_row(workload: dict[str, Any]) -> Any:
@@ -422,8 +418,9 @@ def test_a_minimum_at_the_window_s_need_leaves_no_spare_and_says_so() -> None:
         "The workload sets min_replicas: 4, which turns off the spare replica a business-critical batch gets "
         "(SIZ035). The cheapest rental (gmi on-demand, 4 × h100-sxm) needs all its 4 replicas to finish the "
         "day's work within the window: a card that fails during a run makes the run late. Remove "
-        "min_replicas so that every plan gets its spare, or set it above the window's need (at least 5 for "
-        "this rental)."
+        "min_replicas so that every plan gets its spare, placed so that a lost instance leaves the window's "
+        "replicas (SIZ038), or set it above the window's need (at least 5 for this rental), which SIZ038 "
+        "places so too."
     )
     assert "SIZ036" not in run({**SMALL_MODEL, "min_replicas": 5}).fired_rules
     assert "SIZ036" not in run(SMALL_MODEL).fired_rules

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import EXAMPLES_DIR, run
+from helpers import EXAMPLES_DIR, flat, run
 
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
@@ -28,10 +28,6 @@ ON_PREMISES_RAG: dict[str, Any] = {
     "on_premises_required": True,
 }
 NO_TARGETS = {"max_time_to_first_token_ms": None, "max_time_per_output_token_ms": None}
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def test_the_default_targets_double_the_own_servers_and_the_memo_prices_it() -> None:

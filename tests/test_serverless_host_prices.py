@@ -8,15 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from helpers import run
+from helpers import flat, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def test_the_margin_over_the_rental_is_turned_into_cores_and_memory() -> None:

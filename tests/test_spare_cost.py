@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON, EXAMPLES_DIR, invoke, read_example, run
+from helpers import EVALUATED_ON, EXAMPLES_DIR, flat, invoke, read_example, run
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -40,10 +40,6 @@ LEGAL: dict[str, Any] = {
     "personal_data": True,
     "company_country": "DE",
 }
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def test_a_dedicated_spare_is_priced_as_its_offer_bills_it() -> None:

@@ -22,6 +22,7 @@ from gpu_advisor.engine.pipeline.economics_details import (
     economics_details,
     fixed_fleet,
     other_prices,
+    window_replicas,
 )
 from gpu_advisor.engine.pipeline.foreign_reach import ForeignReach, foreign_reach
 from gpu_advisor.engine.pipeline.market import Market
@@ -38,12 +39,11 @@ def replica_usd_per_hour(option: Option) -> float:
 
 def runs_beyond_need(option: Option, market: Market) -> bool:
     """``option`` runs more replicas than its peak needs; a batch's, more than its window needs with the
-    spot rework (the replicas its whole instances hold beyond them stand in for a failed one as well)."""
+    spot rework, on whichever of its instances is lost (the replicas its whole instances hold beyond them
+    stand in for a failed card as well, but not where they share the instance that fails: SIZ038)."""
     if option.hours_per_day_running is None:
         return bool(option.spare_replicas)
-    sized = market.replicas.plans.get(option.gpu)
-    needed = (sized.replicas_for_peak if sized else option.replicas) + option.rework_replicas
-    return option.replicas > needed
+    return option.replicas - option.replicas_on_fullest_instance >= window_replicas(option, market)
 
 
 def sla_unknown_providers(knowledge: Knowledge, market: Market) -> list[str]:

@@ -131,6 +131,9 @@ def economics_details(
         **_capacity_details(market),
         **_best_option_details(knowledge, best),
         best_option_spread_cards=_spread_cards(market),
+        best_option_window_replicas=window_replicas(best, market) if best else 0,
+        best_option_replicas_on_fullest_instance=best.replicas_on_fullest_instance if best else 0,
+        best_option_instance_count=sum(i.count for i in best.instances) if best else 0,
         sla_unknown_providers=listed(list(unknown_sla)),
         sla_unknown_provider_count=len(unknown_sla),
         sla_established_best_name=option_name(with_sla) if with_sla else "",
@@ -230,6 +233,12 @@ def _best_option_details(knowledge: Knowledge, best: Option | None) -> dict[str,
         "best_option_sla_unknown": knowledge.provider(best.provider).sla_for(best.pricing) is None,
         "best_option_name": option_name(best),
     }
+
+
+def window_replicas(option: Option, market: Market) -> int:
+    """The replicas a batch ``option``'s window needs, with the spot rework; a service's peak need."""
+    sized = market.replicas.plans.get(option.gpu)
+    return (sized.replicas_for_peak if sized else option.replicas) + option.rework_replicas
 
 
 def _spread_cards(market: Market) -> int:

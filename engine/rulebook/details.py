@@ -264,6 +264,11 @@ class EconomicsDetails(Details):
     best_option_replica_room: int
     """Replicas its idle cards could carry."""
     best_option_replicas: int
+    best_option_window_replicas: int = 0
+    """The replicas its window needs (a batch's, with the spot rework) or its peak (a service's)."""
+    best_option_replicas_on_fullest_instance: int = 0
+    best_option_instance_count: int = 0
+    """Its instances, and the most replicas one of them carries (what the loss of one takes)."""
     best_option_cards_per_replica: int
     best_option_instance_sizes: tuple[int, ...]
     """The instance sizes it is sold in, in cards."""
