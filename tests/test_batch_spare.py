@@ -353,37 +353,50 @@ def test_owned_servers_are_bought_so_that_a_lost_one_leaves_the_window_s_replica
     server; the window needs three. On the two servers the cards fill, losing one would leave two and the
     run late, so three are bought (SIZ038): a lost one leaves two replicas and the two its idle cards
     hold. The third server is the spare's: without it, two servers hold the window's three."""
-    result = run(
-        {
-            "name": "onprem-ch",
-            "model": {"name": "qwen2.5-72b", "precision": "bf16"},
-            "requests_per_day": 300_000,
-            "avg_input_tokens": 2_000,
-            "avg_output_tokens": 400,
-            "load_pattern": "batch",
-            "latency_sensitive": False,
-            "business_critical": True,
-            "on_premises_required": True,
-            "personal_data": True,
-            "company_country": "CH",
-        }
-    )
+    workload = {
+        "name": "onprem-ch",
+        "model": {"name": "qwen2.5-72b", "precision": "bf16"},
+        "requests_per_day": 300_000,
+        "avg_input_tokens": 2_000,
+        "avg_output_tokens": 400,
+        "load_pattern": "batch",
+        "latency_sensitive": False,
+        "business_critical": True,
+        "on_premises_required": True,
+        "personal_data": True,
+        "company_country": "CH",
+    }
+    result = run(workload)
     assert result.decision.deployment == "own_hardware"
     memo = flat(render_memo(result))
     assert (
-        "The cards the load needs would fit fewer servers: the business-critical batch's replicas are "
-        "spread over servers so that a failed one leaves those its window needs (SIZ038), so 3 are bought."
-        in memo
+        "The cards the load needs would fit fewer servers: the business-critical batch's replicas, its "
+        "spare among them (SIZ035), are spread over servers so that a failed one leaves those its window "
+        "needs (SIZ038), so 3 are bought." in memo
     )
     assert (
         "A lost server takes more: one carries up to 2 of the 4 replicas, and with replicas on the cards "
         "the servers leave idle the 4 left still finish the run within the window." in memo
     )
     assert (
-        "One of the 3 servers is bought for the spare replica the rules add (SIZ035): $11,214 a month and "
-        "$285,000 of the purchase. min_replicas: 1 leaves it out; a failed server then makes the day's run "
-        "late." in memo
+        "One of the 3 servers is bought for the spare replica the rules add and to keep the window through "
+        "the loss of a server (SIZ035, SIZ038): $11,214 a month and $285,000 of the purchase. min_replicas: "
+        "1 leaves it out; a failed server then makes the day's run late." in memo
     )
+    # With min_replicas at the window's need the two servers are for the spread alone (SIZ038).
+    # Half the requests: two replicas of 4 cards fill one server, and SIZ038 buys two. Without the spare
+    # the lost server's sentence stands alone (no "more" than a spare).
+    plain = flat(render_memo(run({**workload, "requests_per_day": 150_000, "min_replicas": 2})))
+    assert (
+        "The cards the load needs would fit fewer servers: the business-critical batch's replicas are "
+        "spread over servers so that a failed one leaves those its window needs (SIZ038), so 2 are bought."
+        in plain
+    )
+    assert (
+        "A lost server takes the replicas on it, up to 1 of the 2: with replicas on the cards the servers "
+        "leave idle, the 2 left still finish the run within the window." in plain
+    )
+    assert "servers is bought for" not in plain
 
 
 SMALL_MODEL = {

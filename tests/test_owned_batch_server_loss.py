@@ -73,8 +73,9 @@ def test_recommend_buys_the_servers_a_loss_leaves_the_window_on() -> None:
     assert (own.replicas, own.spare_replicas, own.gpus_needed, own.nodes) == (7, 1, 14, 3)
     assert (own.server_loss.peak_replicas, own.server_loss.replicas_left_with_idle) == (6, 8)
     assert (
-        "The cards the load needs would fit fewer servers: the business-critical batch's replicas are "
-        "spread over servers so that a failed one leaves those its window needs (SIZ038), so 3 are bought."
+        "The cards the load needs would fit fewer servers: the business-critical batch's replicas, its "
+        "spare among them (SIZ035), are spread over servers so that a failed one leaves those its window "
+        "needs (SIZ038), so 3 are bought."
     ) in " ".join(render_memo(result).split())
     relaxed = recommend({**ON_PREMISES_BATCH, "business_critical": False})
     assert relaxed.own_hardware is not None and relaxed.own_hardware.nodes == 2
@@ -94,9 +95,9 @@ def test_with_min_replicas_in_place_of_the_spare_the_memo_says_a_lost_server_mak
     loss = own.server_loss
     assert (loss.replicas_per_server_max, loss.replicas_left_with_idle, loss.peak_replicas) == (3, 4, 6)
     assert (
-        "It does not cover a lost server: one carries up to 3 of the 6 replicas, and the 4 left, with "
-        "replicas on the cards the servers leave idle, are fewer than the 6 the window needs, so such a loss "
-        "makes the run late." in " ".join(render_memo(result).split())
+        "A lost server takes the replicas on it, up to 3 of the 6: the 4 left, with replicas on the cards "
+        "the servers leave idle, are fewer than the 6 the window needs, so such a loss makes the run late."
+        in " ".join(render_memo(result).split())
     )
     item = siz040(2, lean)
     assert item is not None and item.status == "warn"
