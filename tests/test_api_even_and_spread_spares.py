@@ -147,3 +147,66 @@ def test_an_around_the_clock_service_s_day_is_its_own() -> None:
     assert dep011(result).startswith(
         "130,000 requests/day is above the 100,000 line, where self-hosting is to be evaluated."
     )
+
+
+EVEN_IN_THE_BAND = (
+    " The two lie within 5 % of each other, a gap smaller than price dates and discounts move prices by: on "
+    "price alone they are even"
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "api", "self_hosted", "same_model", "tail"),
+    [
+        # 1.2 % apart in the band between the volume lines: the API is cheaper, but not by a margin.
+        ("DEP003", 60.90, 61.65, True, EVEN_IN_THE_BAND + "."),
+        (
+            "DEP003",
+            60.90,
+            61.65,
+            False,
+            EVEN_IN_THE_BAND + ", and the API's price is another model's, standing in for the workload's, "
+            "where the self-hosted route runs the workload's own model: weigh that before taking the API on "
+            "price.",
+        ),
+        ("DEP003", 1000.0, 1051.0, False, ""),  # 5.1 %: a difference worth the name
+        ("DEP004", 1049.0, 1000.0, False, EVEN_IN_THE_BAND + "."),
+        ("DEP004", 1051.0, 1000.0, False, ""),
+    ],
+)
+def test_the_band_s_rules_call_the_routes_even_within_five_percent(
+    rule: str, api: float, self_hosted: float, same_model: bool, tail: str
+) -> None:
+    """DEP003 and DEP004 decide between the volume lines on the same prices DEP011 weighs above them: a gap
+    within the noise of price dates is said to be one, as DEP011 says it."""
+    text = message(
+        rule,
+        "api",
+        "en",
+        requests_per_schedule_day=50_000.0,
+        api_usd_per_month=api,
+        self_hosted_usd_per_month=self_hosted,
+        api_same_model=same_model,
+        **DETAILS,
+    )
+    route = (
+        "so the API is the cheaper route." if rule == "DEP003" else "so self-hosting is the cheaper route."
+    )
+    assert text.endswith(route + tail)
+
+
+def test_the_band_s_even_routes_in_german() -> None:
+    text = message(
+        "DEP004",
+        "api",
+        "de",
+        requests_per_schedule_day=50_000.0,
+        api_usd_per_month=1030.0,
+        self_hosted_usd_per_month=1000.0,
+        api_same_model=True,
+        **DETAILS,
+    )
+    assert text.endswith(
+        "daher ist Self-Hosting der günstigere Weg. Die beiden liegen weniger als 5 % auseinander, ein Abstand, "
+        "kleiner als die Schwankung durch Preisstände und Rabatte: Nach dem Preis allein sind sie gleichauf."
+    )
