@@ -52,6 +52,17 @@ def test_the_paid_hours_are_the_workloads_not_the_schedules() -> None:
 
 def test_every_hour_paid_needs_no_release() -> None:
     assert release(run({**HR, "schedule": "always"})) == []
+    assert "(PRC023)" not in summary(run({**HR, "schedule": "always"}))
+
+
+def test_the_summary_says_the_headline_needs_the_release() -> None:
+    """check of the same plan warns of it (PRC022): the Summary says what the headline assumes beside it,
+    with the finding's figure (3,910.99 x 730 / 264 = $10,814)."""
+    assert (
+        "The recommended $3,911 a month has the 4 cards released outside the 264 paid hours a month by a "
+        "script or a scheduler, and rented again when they start (PRC023): left running every hour of the "
+        "month, they cost about $10,814 a month." in summary(run(HR))
+    )
 
 
 def summary(result: Any) -> str:
