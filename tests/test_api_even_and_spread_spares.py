@@ -207,6 +207,7 @@ def test_the_band_s_even_routes_in_german() -> None:
         **DETAILS,
     )
     assert text.endswith(
-        "daher ist Self-Hosting der günstigere Weg. Die beiden liegen weniger als 5 % auseinander, ein Abstand, "
-        "kleiner als die Schwankung durch Preisstände und Rabatte: Nach dem Preis allein sind sie gleichauf."
+        "daher ist Self-Hosting der günstigere Weg. Die beiden liegen weniger als 5 % auseinander, ein "
+        "Abstand, kleiner als die Schwankung durch Preisstände und Rabatte: Nach dem Preis allein sind sie "
+        "gleichauf."
     )

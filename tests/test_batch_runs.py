@@ -40,11 +40,12 @@ def test_a_weekly_batch_is_priced_for_its_runs() -> None:
     assert api.as_of.isoformat() == "2026-06-19"
     (best,) = [o for o in result.options if o.chosen]
     assert best.hours_per_day_running is not None
-    # Billed per second: each run's hours and its weights' load (the 16-bit checkpoint vLLM quantizes to
-    # FP8 as it loads it, 70.55B x 2 bytes = 141.1 GB at 2.5 GB/s, 56.4 s; up to a second more), 4.35 runs
-    # a month, on the cards it rents.
+    # Billed per second: each run's hours, its weights' load (the 16-bit checkpoint vLLM quantizes to FP8 as
+    # it loads it, 70.55B x 2 bytes = 141.1 GB at 2.5 GB/s, 56.4 s) and vLLM's own start beyond it (21.8 s;
+    # up to a second more), 4.35 runs a month, on the cards it rents.
     assert best.weights_load_hours == pytest.approx(70.55 * 2 / 2.5 / 3600)
-    run_hours = best.hours_per_day_running + best.weights_load_hours
+    assert best.engine_start_hours == pytest.approx(21.8 / 3600)
+    run_hours = best.hours_per_day_running + best.weights_load_hours + best.engine_start_hours
     assert best.billed_hours_per_month == pytest.approx(run_hours * 4.35, abs=4.35 / 3600)
     assert best.usd_per_month == pytest.approx(best.billed_hours_per_month * best.gpus_rented * 5.98)
     memo = render_memo(result)

@@ -82,8 +82,8 @@ def test_no_spare_where_the_batch_is_not_business_critical_or_sets_its_replicas(
 
 def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
     """RunPod's community B200 at $5.98 an hour, billed by the second: six replicas run the same work as
-    five, each loading the 16-bit checkpoint (141.1 GB at 2.5 GB/s, 56 s) before its run and each run's
-    seconds rounded up, so the spare adds about one weight load a day and nothing else."""
+    five, each loading the 16-bit checkpoint (141.1 GB at 2.5 GB/s, 56 s) and starting vLLM (21.8 s) before
+    its run and each run's seconds rounded up, so the spare adds about one start a day and nothing else."""
     spare, lean = run(NIGHTLY), run({**NIGHTLY, "business_critical": False})
     assert spare.sizing.sixteen_bit_checkpoint_gb == 141.1
     work_hours = (
@@ -94,16 +94,16 @@ def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
         return next(o for o in r.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "b200"))
 
     def bill(replicas: int) -> float:
-        seconds_a_day = math.ceil((work_hours / replicas + 141.1 / 2.5 / 3600) * 3600)
+        seconds_a_day = math.ceil((work_hours / replicas + (141.1 / 2.5 + 21.8) / 3600) * 3600)
         return replicas * 5.98 * 30.42 * seconds_a_day / 3600
 
     with_spare, without = runpod(spare), runpod(lean)
     assert (with_spare.replicas, without.replicas) == (6, 5)
     assert with_spare.usd_per_month == pytest.approx(bill(6))
     assert without.usd_per_month == pytest.approx(bill(5))
-    # $3.08 a month: 30.42 days of 61 s at $5.98 an hour, the 56.44 s weight load and what rounding each
-    # run's seconds up adds (6 runs of 16,166 s against 5 of 19,387 s).
-    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(3.08, abs=0.005)
+    # $3.89 a month: 30.42 days of about 77 s at $5.98 an hour, the 56.44 s weight load and the 21.8 s
+    # engine start, give or take what rounding each run's seconds up adds.
+    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(3.89, abs=0.005)
 
 
 def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None:
@@ -143,20 +143,23 @@ def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None
 def test_a_replica_and_its_spare_go_on_two_instances() -> None:
     """Llama 3.1 8B at 20,000 requests a night: one replica and its spare, which shared Scaleway's 2-card
     instance (its loss stopped the run). Kept through a lost instance (SIZ038) they take two instances:
-    on the 4-card ones (the cheapest card, $3.70 against the 2-card ones' $3.84) the run uses all 8
-    replicas, a quarter of the 2 replicas' run each, billed by the minute."""
+    the 2-card ones, whose 4 replicas each run half the 2 replicas' run, billed by the minute. The 4-card
+    ones' card is cheaper ($3.70 against $3.84), but their 8 replicas each start vLLM (21.8 s) for a run
+    of about 2.6 minutes: $60 a month against $47."""
     r = run({**NIGHTLY, "model": {"name": "llama-3.1-8b", "precision": "fp8"}, "requests_per_day": 20_000})
     best = r.best_option
     assert best is not None and (best.offer, best.replicas, best.replicas_on_fullest_instance) == (
-        "h100-sxm-4-80g",
-        8,
+        "h100-sxm-2-80g",
         4,
+        2,
     )
-    assert [(i.gpus, i.count) for i in best.instances] == [(4, 2)]
+    assert [(i.gpus, i.count) for i in best.instances] == [(2, 2)]
+    (four,) = [o for o in r.options if (o.provider, o.offer) == ("scaleway", "h100-sxm-4-80g")]
+    assert (four.replicas, round(four.usd_per_month), round(best.usd_per_month)) == (8, 60, 47)
     memo = flat(render_memo(r))
     assert "It does not cover a lost instance" not in memo
     assert (
-        "(SIZ038): one here carries 4 of the 8 replicas, and the 4 left still finish the run within the "
+        "(SIZ038): one here carries 2 of the 4 replicas, and the 2 left still finish the run within the "
         "window." in memo
     )
 
@@ -189,11 +192,15 @@ def test_a_spare_beside_the_spread_costs_nothing_more() -> None:
     (same,) = [o for o in lean.options if (o.provider, o.offer, o.gpu) == ("lambda", "8-gpu-plan", "b200")]
     assert (same.gpus, same.replicas) == (8, 2)
     assert best.spare_usd_per_month is None
-    # Billed by the minute: 16 cards x 399 minutes a day against 8 x 794 (each replica's 6.59 h or 13.18 h
-    # and its 162 s weight load, rounded up), 32 card-minutes at $6.69 an hour over 30.42 days.
-    minutes = [math.ceil((o.hours_per_day_running + o.weights_load_hours) * 60) for o in (best, same)]
-    assert minutes == [399, 794]
-    assert best.usd_per_month - same.usd_per_month == pytest.approx((16 * 399 - 8 * 794) / 60 * 6.69 * 30.42)
+    # Billed by the minute: 16 cards x 399 minutes a day against 8 x 795 (each replica's 6.59 h or 13.18 h,
+    # its 162 s weight load and vLLM's 21.8 s start, rounded up), 32 card-minutes at $6.69 an hour over
+    # 30.42 days.
+    minutes = [
+        math.ceil((o.hours_per_day_running + o.weights_load_hours + o.engine_start_hours) * 60)
+        for o in (best, same)
+    ]
+    assert minutes == [399, 795]
+    assert best.usd_per_month - same.usd_per_month == pytest.approx((16 * 399 - 8 * 795) / 60 * 6.69 * 30.42)
     memo = flat(render_memo(spare))
     assert "pays for the spare replica" not in memo
     assert (

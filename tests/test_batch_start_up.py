@@ -137,16 +137,17 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
     from gpu_advisor.cli import main
 
     text = CliRunner().invoke(main, ["recommend", str(NIGHTLY_BATCH), "--as-of", "2026-11-30"]).output
-    # 148.56 billed hours a month at $23.92, $3,553 (one-card replicas of a dense 72B: no all-reduces; the
-    # bandwidth share of 0.86 sets their decode steps, 499 a request after the prompt's pass yields its
-    # first token, the compute share of 0.58 their prefills).
+    # 148.56 billed hours a month at $23.92 and vLLM's 21.8 s start a run, $3,557 (one-card replicas of a
+    # dense 72B: no all-reduces; the bandwidth share of 0.86 sets their decode steps, 499 a request after the
+    # prompt's pass yields its first token, the compute share of 0.58 their prefills).
     assert (
-        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,553 a "
-        "month for the runs and the weights' loads), modal functions (4 × b200) $3,723 a month with its cold "
-        "starts. From about 19.3 minutes of start-up a run beyond the weights' load, the latter bills less; "
-        "time your instances' start and the weights' load before you choose. Its cold starts are floors (the "
-        "platform's start and the weights' load, not the inference server's own start-up): with longer ones "
-        "it bills more, so the start-up a run beyond which it bills less lies further out than stated."
+        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a "
+        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,723 a month "
+        "with its cold starts. From about 19 minutes of start-up a run beyond that counted, the latter "
+        "bills less; time your instances' start and the engine's before you choose. Its cold starts are "
+        "floors (the platform's start and the weights' load, not the inference server's own start-up): with "
+        "longer ones it bills more, so the start-up a run beyond which it bills less lies further out than "
+        "stated."
     ) in " ".join(text.split())
 
 
@@ -174,11 +175,11 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
         }
     )
     assert (
-        "the recommended rental (4 × b200) bills $23.92 an hour ($3,553 a month for the runs and the "
-        "weights' loads, which counts 5 % more hours for work redone after interruptions), vast spot "
-        "(4 × b200) $30.00 an hour ($3,723 a month, which counts 5 % more hours for work redone after "
+        "the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a month for the runs and their "
+        "starts as counted above, which counts 5 % more hours for work redone after interruptions), vast "
+        "spot (4 × b200) $30.00 an hour ($3,723 a month, which counts 5 % more hours for work redone after "
         "interruptions)."
     ) in " ".join(render_memo(spot).split())
     # A rival rented by the hour has no cold starts to call floors.
     assert "Its cold starts are floors" not in render_memo(spot)
-    assert "a month for the runs and the weights' loads)," in " ".join(render_memo(r).split())
+    assert "a month for the runs and their starts as counted above)," in " ".join(render_memo(r).split())

@@ -164,21 +164,20 @@ def test_the_same_offer_on_fewer_cards_is_not_said_to_fit() -> None:
 
 def test_a_batch_quantized_on_the_same_instance_saves_billed_hours_not_cards() -> None:
     """A nightly 8B batch of 245,000 claims on Scaleway's 4 x H100 instance: at INT8 each card does more of
-    the work an hour, so the same 4 cards are billed 12.675 hours a month instead of 23.322, at 3.70359 USD
-    a card-hour: $188 instead of $346. The message says hours, not fewer cards, and names the 8-bit format
-    Hopper uses. (At 255,000 the model as given is billed 24 minutes a night on the 8-card instance,
-    $357.54, and 48 on the 4-card one, $360.52: the instances differ.)"""
+    the work an hour, so the same 4 cards are billed 12.675 hours a month instead of 23.829 (each run with
+    its weights' load and vLLM's start), at 3.70359 USD a card-hour: $188 instead of $353. The message says
+    hours, not fewer cards, and names the 8-bit format Hopper uses."""
     workload = validate_workload({**CLAIMS_BATCH, "requests_per_day": 245_000}, "test")
     evaluation = evaluate_workload(workload, EVALUATED_ON)
     quantized, best = evaluation.market.alternatives.quantized, evaluation.market.alternatives.best
     assert quantized is not None and best is not None
     assert (quantized.offer, quantized.gpus) == (best.offer, best.gpus) == ("h100-sxm-4-80g", 4)
     assert round(4 * 3.70359 * quantized.billed_hours_per_month) == round(quantized.usd_per_month) == 188
-    assert round(4 * 3.70359 * best.billed_hours_per_month) == round(best.usd_per_month) == 346
+    assert round(4 * 3.70359 * best.billed_hours_per_month) == round(best.usd_per_month) == 353
     (finding,) = [f for f in recommend(workload, EVALUATED_ON).findings if f.rule_id == "OPT001"]
     assert finding.message.startswith(
         "Quantized to INT8 (or FP8, the same size, where the GPU computes in FP8), the weights shrink to 8 "
         "GB and the same offer carries the load in fewer billed hours (each card does more of the work an "
         "hour): scaleway h100-sxm-4-80g (4 × h100-sxm) at $188/month instead of scaleway h100-sxm-4-80g "
-        "(4 × h100-sxm) at $346/month"
+        "(4 × h100-sxm) at $353/month"
     )

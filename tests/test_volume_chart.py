@@ -341,10 +341,10 @@ def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() 
     assert chart is not None and chart.self_hosted_shape == "batch_proportional"
     rps = next(g for g in result.sizing.gpus if g.gpu == "h100-pcie").requests_per_second_per_replica
     assert rps is not None
-    # One replica at 1,000 requests a day, and the weights (Qwen2.5-7B's exact 7.62B parameters x 2 bytes
-    # = 15.24 GB) loaded at 2.5 GB/s, in whole seconds.
+    # One replica at 1,000 requests a day, the weights (Qwen2.5-7B's exact 7.62B parameters x 2 bytes
+    # = 15.24 GB) loaded at 2.5 GB/s and vLLM's 21.8 s start, in whole seconds.
     assert result.sizing.weights_gb == pytest.approx(7.62 * 2)
-    seconds = math.ceil(1_000 / rps + 7.62 * 2 / 2.5)
+    seconds = math.ceil(1_000 / rps + 7.62 * 2 / 2.5 + 21.8)
     cost = seconds / 3600 * 30.42 * 1.05 * 1.49
     assert chart.self_hosted_usd_per_month[0] == pytest.approx(cost)
     memo = render_memo(result)

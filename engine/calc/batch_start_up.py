@@ -1,7 +1,8 @@
 """How long a batch run's start-up may take before another rental costs less than the recommended one.
 
-A batch rented by the hour is priced for its running hours and the weights' load at each run's start,
-at the catalog's load rate (a floor: ``ReplicaPlan.weights_load_hours``); booting the instances is not
+A batch rented by the hour is priced for its running hours, the weights' load at each run's start at the
+catalog's load rate (a floor: ``ReplicaPlan.weights_load_hours``) and the serving engine's own start
+beyond it where the catalog measures one (``ReplicaPlan.engine_start_hours``); booting the instances is not
 billed in those figures, because the catalog has no sourced start-up time of a dedicated instance. It is
 billed in practice, once a run, as the offer bills time. An offer with a dearer instance-hour and a
 shorter run (more or faster cards) wins on running hours alone and loses that lead as start-up grows.
@@ -138,9 +139,13 @@ class _Bill:
 
 
 def _bill(option: Option, increment: int | None, constant: bool = False) -> _Bill:
-    # A run as billed: its work and the weights' load (``Option.weights_load_hours``); start-up is what
-    # comes on top of both.
-    hours = (option.hours_per_day_running or 0.0) + (option.weights_load_hours or 0.0)
+    # A run as billed: its work, the weights' load and the engine's start (``Option.weights_load_hours``,
+    # ``Option.engine_start_hours``); start-up is what comes on top of them.
+    hours = (
+        (option.hours_per_day_running or 0.0)
+        + (option.weights_load_hours or 0.0)
+        + (option.engine_start_hours or 0.0)
+    )
     return _Bill(option.usd_per_month, hours, increment, constant)
 
 

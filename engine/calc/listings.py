@@ -86,7 +86,9 @@ def plan_hours(
     spot_overhead: float,
 ) -> float:
     run = (
-        BatchRun(plan.hours_per_day_running + plan.weights_load_hours, days_per_month)
+        BatchRun(
+            plan.hours_per_day_running + plan.weights_load_hours + plan.engine_start_hours, days_per_month
+        )
         if plan.hours_per_day_running is not None
         else None
     )
@@ -279,6 +281,9 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         hours_per_day_running=plan.hours_per_day_running,
         # A reservation bills every hour of its term: no run's load is billed apart.
         weights_load_hours=plan.weights_load_hours
+        if plan.hours_per_day_running is not None and offer.billing != "committed"
+        else None,
+        engine_start_hours=plan.engine_start_hours
         if plan.hours_per_day_running is not None and offer.billing != "committed"
         else None,
         busy_share=busy_share,

@@ -91,6 +91,9 @@ class ReplicaPlan(NamedTuple):
     as the instances' boot is not known. An hourly rental bills it with the run (``listings.plan_hours``).
     0 for a service: a service's daily start on an hourly offer is not billed (docs/economics.md, "What is
     not modelled")."""
+    engine_start_hours: float = 0.0
+    """A batch: the time each run's serving engine takes to be ready beyond the weights' load, at best
+    (``ServingEngine.start_seconds``; 0 where the catalog has no measurement), billed beside it."""
     rate_kv_holds: float | None = None
     """A service's replica below the usual card count (a light load's): the highest rate per replica
     whose requests in flight its KV cache holds with room kept for full-context ones (``kv_held_rate``),
@@ -197,7 +200,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         load,
         sizing,
         None if held is None else held * factor,
-    )._replace(weights_load_hours=plan.weights_load_hours)
+    )._replace(weights_load_hours=plan.weights_load_hours, engine_start_hours=plan.engine_start_hours)
 
 
 def _planned(
@@ -362,7 +365,8 @@ def plans_by_gpu(
             hours = weights_load_hours(
                 knowledge, figures.weights_gb, figures.sixteen_bit_checkpoint_gb, gpu, plan.cards_per_replica
             )
-            plan = plan._replace(weights_load_hours=hours)
+            started = knowledge.serving_engine(figures.serving_engine).start_seconds or 0.0
+            plan = plan._replace(weights_load_hours=hours, engine_start_hours=started / SECONDS_PER_HOUR)
         plans[gpu] = plan
     return plans
 

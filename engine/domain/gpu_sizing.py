@@ -46,6 +46,11 @@ class LaunchCommand(ResultModel):
     expert kernel does not take an FP8 mixture of experts there (vLLM: ``--moe-backend marlin``)."""
     weight_only_fp8_moe_since: str | None = None
     """The engine's first release with ``weight_only_fp8_moe_flag`` where the catalog states it."""
+    start_seconds: float | None = None
+    """How long the engine takes to be ready beyond loading the weights, at best (a batch run bills it);
+    None where the catalog has no measurement of it."""
+    start_source: str | None = None
+    """Where ``start_seconds`` comes from."""
 
 
 class OperatingPointResult(ResultModel):

@@ -200,6 +200,9 @@ class Option(ResultModel):
     weights_load_hours: float | None = None
     """A batch: the hours each run takes to load the weights before it serves (a floor, at the catalog's
     load rate), billed with the run on an hourly offer beside ``hours_per_day_running``."""
+    engine_start_hours: float | None = None
+    """A batch: the hours each run's serving engine takes to be ready beyond the weights' load, at best
+    (the catalog's measurement of the engine; 0 where it has none), billed with the run beside them."""
     busy_share: float | None = None
     """The share of the paid hours with a request in flight, with this option's GPU's service time."""
     serverless: ServerlessBilling | None = None

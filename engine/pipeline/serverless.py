@@ -328,6 +328,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         hours_per_day_running=bill.priced.hours_per_day_running,
         # Counted in the cold starts of the serverless bill.
         weights_load_hours=None,
+        engine_start_hours=None,
         busy_share=busy_share,
         serverless=billing,
         fleet=None,

@@ -18,7 +18,7 @@ from gpu_advisor.engine.calc.checkpoint import QUANTIZED_AT_LOAD, quantizes_at_l
 from gpu_advisor.engine.calc.sizing import SizingFigures, kv_element_bytes
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.gpu_sizing import CheckpointKind, LaunchCommand
-from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 
 OWN = "MODEL"
 """The placeholder for weights the catalog does not name."""
@@ -141,6 +141,8 @@ def launch_command(
         context_cut=context_cut,
         weight_only_fp8_moe_flag=flag,
         weight_only_fp8_moe_since=engine.weight_only_fp8_moe_since if flag is not None else None,
+        start_seconds=engine.start_seconds,
+        start_source=cite(engine.start_source, knowledge) if engine.start_source else None,
     )
 
 

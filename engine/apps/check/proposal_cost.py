@@ -173,14 +173,14 @@ def proposal_cost(
             # A batch: a run takes its work at the proposed replicas' rate (as SIZ009 and SIZ019 read it:
             # a 2-card 70B replica with little room for its cache is slower a card than the recommended
             # one), so more cards finish it sooner; where that is not known, the proposed cards share the
-            # recommended run's card-hours. A run, its weights' load included, cannot bill more than its
-            # share of the month's hours (it then misses its window).
+            # recommended run's card-hours. A run, its weights' load and engine start included, cannot bill
+            # more than its share of the month's hours (it then misses its window).
             running = proposed_run_hours(gpu_fit(offer.gpu, evaluation), gpus, per_replica, evaluation)
             if running is None:
                 cards = math.ceil(gpus / per_replica) * per_replica
                 running = plan.hours_per_day_running * plan.gpus / cards
             calendar = knowledge.calendar_hours_per_month()
-            longest = calendar / days - plan.weights_load_hours
+            longest = calendar / days - plan.weights_load_hours - plan.engine_start_hours
             plan = plan._replace(hours_per_day_running=min(running, longest))
         # A business-critical service's cards kept every calendar hour, as the recommendation's (PRC033).
         paid = evaluation.market.rented_hours

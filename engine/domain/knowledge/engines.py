@@ -101,6 +101,11 @@ class ServingEngine(Sourced):
     prefix caching, SGLang's radix cache, TensorRT-LLM's KV block reuse): a workload's
     ``shared_prefix_tokens`` are prefilled once, not with every request."""
     prefix_caching_source: Citation
+    start_seconds: float | None = Field(default=None, ge=0, le=3600)
+    """Seconds the engine takes to be ready beyond loading the weights, at best (its compiled graphs
+    cached, the weights on local disk): what each batch run pays on its cards beside the weights' load.
+    None where no measurement is sourced: not counted, and the memo says so."""
+    start_source: Citation | None = None
     max_batched_tokens: int | None = Field(default=None, ge=1)
     """Tokens one forward step takes at most (prompt chunks and decode tokens together); None where
     ``reserve_by_card_memory`` gives it by the card."""
@@ -161,6 +166,8 @@ class ServingEngine(Sourced):
             raise ValueError("give weight_only_fp8_moe_since and its source together")
         if self.weight_only_fp8_moe_since is not None and self.weight_only_fp8_moe_flag is None:
             raise ValueError("weight_only_fp8_moe_since needs weight_only_fp8_moe_flag")
+        if (self.start_seconds is None) != (self.start_source is None):
+            raise ValueError("give start_seconds and start_source together")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         if self.fp8_moe_needs_fp8_tensor_cores and self.fp8_moe_hardware_source is None:
