@@ -43,7 +43,7 @@ def test_a_workload_with_an_unknown_company_country_is_refused_naming_the_field(
     [
         (
             ("tco", "--country", "XX"),
-            "error: tco: invalid request\n  --country: not a code of the ISO 3166-1 list (got 'XX')",
+            "error: tco: invalid options\n  --country: not a code of the ISO 3166-1 list (got 'XX')",
         ),
         (("catalog", "offers", "--country", "QQ"), "error: --country: 'QQ' is no ISO 3166-1 country code"),
     ],

@@ -161,7 +161,7 @@ def test_a_refusal_against_the_default_prompt_says_it_is_the_default() -> None:
     assert (
         "shared_prefix_tokens: 4,000 tokens is not less than an average prompt, 300 tokens: the shared "
         "prefix is the start of every prompt, and each prompt adds tokens of its own; 300 is the default: "
-        "give the average prompt's tokens, its shared start included" in said.output
+        "give the average prompt's tokens as avg_input_tokens, its shared start included" in said.output
     )
 
 
@@ -181,4 +181,11 @@ def test_size_takes_it_as_an_option() -> None:
     assert refused.exit_code == 2
     assert "--shared-prefix-tokens: 6,000 tokens is not less than an average prompt, 6,000 tokens" in (
         refused.output
+    )
+    # Against the default prompt, the refusal names the option that sets it.
+    defaulted = invoke(*options, "--shared-prefix-tokens", "5000")
+    assert defaulted.exit_code == 2
+    assert (
+        "300 is the default: give the average prompt's tokens as --input-tokens, its shared start included"
+        in (defaulted.output)
     )

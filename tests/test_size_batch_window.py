@@ -48,7 +48,7 @@ def test_the_option_on_the_command_line() -> None:
     assert "Load: a batch of 2,000,000 requests a day, done within 4 h" in result.output
     refused = invoke(*args, "--batch-window-hours", "4")
     assert refused.exit_code == 2
-    assert "--batch-window-hours: only a batch has a window (the batch load pattern)" in refused.output
+    assert "--batch-window-hours: only a batch has a window: give --load-pattern batch too" in refused.output
 
 
 def test_a_window_the_schedule_cuts_is_said_so() -> None:

@@ -49,11 +49,11 @@ def test_a_price_in_all_three_currencies_is_refused_naming_all_three() -> None:
     english = invoke("tco", *prices)
     assert (english.exit_code, english.output) == (
         2,
-        "error: tco: invalid request\n"
+        "error: tco: invalid options\n"
         "  give --server-price, --server-price-eur or --server-price-chf, not all three\n",
     )
     assert invoke("tco", *prices, "--lang", "de").output == (
-        "Fehler: tco: ungültige Anfrage\n"
+        "Fehler: tco: ungültige Optionen\n"
         "  geben Sie --server-price, --server-price-eur oder --server-price-chf an, nicht alle drei\n"
     )
     given = {"server_price_usd": 1.0, "server_price_eur": 1.0, "server_price_chf": 1.0}

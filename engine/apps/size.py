@@ -71,7 +71,7 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
     pattern = str(pick("load_pattern"))
     if request.batch_window_hours is not None and pattern != "batch":
         raise InputError(
-            Words("load.batch_window_hours: only a batch has a window (the batch load pattern)"),
+            Words("load.batch_window_hours: only a batch has a window: give load_pattern batch too"),
             field="load.batch_window_hours",
         )
     load = workload_load(

@@ -50,6 +50,7 @@ SIZE_OPTIONS = {
     "load.max_time_per_output_token_ms": "--max-tpot-ms",
     "load.latency_sensitive": "--latency-sensitive",
     "load.batch_window_hours": "--batch-window-hours",
+    "load_pattern": "--load-pattern",
     "input_tokens": "--input-tokens",
     "output_tokens": "--output-tokens",
     "serving_engine": "--serving-engine",

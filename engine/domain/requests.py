@@ -88,9 +88,10 @@ class Request(StrictInput):
         except ValidationError as error:
             if not names:
                 raise input_error(origin, error, cls, "request") from None
+            # Named as the command line's options: "invalid options", not an HTTP body's "invalid request".
             problems = [renamed(problem, names) for problem in validation_problems(error, cls)]
-            text = render_problems(origin, problems, "request", "en")
-            raise InputError(text, problems=problems, origin=origin, what="request") from None
+            text = render_problems(origin, problems, "options", "en")
+            raise InputError(text, problems=problems, origin=origin, what="options") from None
 
 
 def renamed(problem: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:

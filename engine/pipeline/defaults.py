@@ -271,8 +271,8 @@ def check_shared_prefix(prefix: int, input_tokens: int, defaulted: bool = False)
         )
         if defaulted:
             problem = Words(
-                "%(problem)s; %(input)s is the default: give the average prompt's tokens, its shared start "
-                "included",
+                "%(problem)s; %(input)s is the default: give the average prompt's tokens as "
+                "avg_input_tokens, its shared start included",
                 problem=problem,
                 input=Grouped(input_tokens),
             )
