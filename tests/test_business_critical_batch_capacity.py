@@ -36,14 +36,33 @@ def test_prc032_names_the_rental_its_runs_hours_and_the_month_kept() -> None:
         "batch reserve capacity for the runs (the cheapest reservation or capacity block admitted for this "
         "workload is aws p5-capacity-block (16 × h100-sxm), about $50,435 a month), keep the cards (every "
         "calendar hour, about $78,139 a month at this price), or confirm with the provider that they are "
-        "there at each start. Owned servers hold their cards at every run and cost less than either: "
-        "2 × HGX H100 8-GPU, about $22,015 a month (see Buy versus rent)."
+        "there at each start (capacity_confirmed: true records it). Owned servers hold their cards at every "
+        "run and cost less than either: 2 × HGX H100 8-GPU, about $22,015 a month (see Buy versus rent)."
     )
     # The owned figure is Buy versus rent's: two servers at $11,007.54 each (capital, power, colocation
     # and staff), below both the capacity block's $50,435 and the kept cards' $78,139.
     assert result.own_hardware is not None
     assert (result.own_hardware.nodes, round(result.own_hardware.usd_per_month)) == (2, 22_015)
     assert "PRC019" not in {f.rule_id for f in result.findings}
+
+
+def test_a_confirmation_recorded_is_to_be_held_in_writing() -> None:
+    """capacity_confirmed on a business-critical batch records what PRC032 asks for: the warning stays (the
+    bill still assumes every start finds the cards), says to hold the confirmation in writing, and no
+    longer asks for it."""
+    result = run({**BATCH, "capacity_confirmed": True})
+    (message,) = [" ".join(f.message.split()) for f in result.findings if f.rule_id == "PRC032"]
+    assert message == (
+        "The cheapest rental, lambda 8-gpu-plan, rents its 16 cards at each run's start and is priced for "
+        "the 21.3 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
+        "have none free when a run starts, and the run then misses its window. The workload says its "
+        "provider confirms the cards at each run's start (capacity_confirmed): hold that confirmation in "
+        "writing, for the 16 cards each run starts with. Without it, reserve capacity for the runs (the "
+        "cheapest reservation or capacity block admitted for this workload is aws p5-capacity-block "
+        "(16 × h100-sxm), about $50,435 a month), or keep the cards (every calendar hour, about $78,139 a "
+        "month at this price). Owned servers hold their cards at every run and cost less than either: "
+        "2 × HGX H100 8-GPU, about $22,015 a month (see Buy versus rent)."
+    )
 
 
 def test_not_for_a_batch_that_is_not_business_critical() -> None:

@@ -154,17 +154,20 @@ def test_check_prices_a_business_critical_proposal_as_the_recommendation_prices_
     [
         (
             {"business_critical": False},
-            "capacity_confirmed: applies to a business-critical service only (no other's rented cards are "
-            "kept every hour); set business_critical: true or leave it out (got true)",
+            "capacity_confirmed: applies to a business-critical workload only (no other's rented cards are "
+            "kept every hour or asked for at each run's start); set business_critical: true or leave it out "
+            "(got true)",
         ),
         (
             {
+                "business_critical": False,
                 "load_pattern": "batch",
                 "max_time_to_first_token_ms": None,
                 "max_time_per_output_token_ms": None,
             },
-            "capacity_confirmed: a batch rents its cards at each run, with no paid hours to release them in; "
-            "leave it out (got true)",
+            "capacity_confirmed: applies to a business-critical workload only (no other's rented cards are "
+            "kept every hour or asked for at each run's start); set business_critical: true or leave it out "
+            "(got true)",
         ),
     ],
 )

@@ -61,18 +61,15 @@ def no_target_for_a_batch(value: float | None, info: ValidationInfo) -> float | 
 
 def only_for_a_critical_service(value: bool | None, info: ValidationInfo) -> bool | None:
     """``capacity_confirmed`` prices a business-critical service's rentals for its paid hours (PRC033
-    keeps them every hour otherwise): on any other workload it would be ignored, so it is refused."""
+    keeps them every hour otherwise), and records the confirmation PRC032 asks a business-critical batch
+    for at each run's start: on any other workload it would be ignored, so it is refused."""
     if not value:
         return value
-    if info.data.get("load_pattern") == "batch":
-        raise WordsError(
-            Words("a batch rents its cards at each run, with no paid hours to release them in; leave it out")
-        )
     if info.data.get("business_critical") is not True:
         raise WordsError(
             Words(
-                "applies to a business-critical service only (no other's rented cards are kept every hour); "
-                "set business_critical: true or leave it out"
+                "applies to a business-critical workload only (no other's rented cards are kept every hour "
+                "or asked for at each run's start); set business_critical: true or leave it out"
             )
         )
     return value

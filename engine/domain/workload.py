@@ -207,7 +207,7 @@ class ResolvedWorkload(BaseModel):
     ]
     capacity_confirmed: Annotated[
         bool,
-        Field(description="The provider confirms the cards each time the paid hours start."),
+        Field(description="The provider confirms the cards each time the paid hours or a batch run start."),
         Given.DEFAULT,
     ]
     framework: Annotated[Framework, Field(description="JAX/TensorFlow: TPU v5p is named."), Given.DEFAULT]
