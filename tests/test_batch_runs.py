@@ -54,7 +54,8 @@ def test_a_weekly_batch_is_priced_for_its_runs() -> None:
     # Told per run, not per day: the job does not run every day.
     hours = f"{best.hours_per_day_running:.1f}"
     assert (
-        f"Each run of the batch takes {hours} hours, within its 24-hour window, and is billed for that time."
+        f"Each run of the batch takes {hours} hours, within its 24-hour window, and is billed for it with "
+        "its start."
     ) in memo
     assert "hours a day, within its" not in memo
     # The API's cost is counted in runs too, as the Managed APIs section says.

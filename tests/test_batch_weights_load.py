@@ -69,8 +69,9 @@ def test_an_hourly_batch_bills_the_weights_load_and_the_break_even_starts_beyond
     assert (
         "An hourly rental is billed here for each run, for the weights' load at its start (26.2 s on the "
         "best rental, at the load rate the serverless cold starts are counted with: a floor) and for vLLM's "
-        "own start beyond it (21.8 s, a floor: measured for an 8B model with its compiled graphs cached, "
-        "Breaking the Ice: Analyzing Cold Start Latency in vLLM (MLSys 2026, read 2026-12-07)"
+        "own start beyond it (21.8 s, a floor, measured with the compile cache an earlier start left: keep "
+        "it on the instance's disk or image; Breaking the Ice: Analyzing Cold Start Latency in vLLM (MLSys "
+        "2026, read 2026-12-07)"
     ) in memo
     assert "From about 13.1 minutes of start-up a run beyond that counted, the latter bills less" in memo
 

@@ -123,17 +123,17 @@ def test_check_warns_a_batch_whose_lost_instance_leaves_the_window_short() -> No
     # SIZ034 is a service's: it does not apply to a batch, nor SIZ016.
     assert items["SIZ039"].status == "warn" and "SIZ034" not in items and "SIZ016" not in items
     assert items["SIZ039"].message == (
-        "The proposal runs 8 replicas on h100-sxm-8-80g, all on one instance: its loss during a run leaves 0 "
-        "where the window needs 5, and the run ends late. A business-critical batch keeps its window through "
-        "the loss of any one instance (SIZ038): on this offer that takes 16 cards, each run on all of them, "
-        "about $3,099 a month for the runs, as recommend prices it; or accept a late run until the instance "
-        "is replaced."
+        "The proposal runs 8 replicas on h100-sxm-8-80g, all on one instance: its loss early in a run "
+        "leaves 0 where the window needs 5, and the run ends late. A business-critical batch keeps its "
+        "window through the loss of any one instance (SIZ038): on this offer that takes 16 cards, each run "
+        "on all of them, about $3,099 a month for the runs, as recommend prices it; or accept a late run "
+        "until the instance is replaced."
     )
     # Two 4-card instances leave 4 of the 5; three (12 cards) leave 8.
     items = check("h100-sxm-4-80g", 8)
     assert items["SIZ039"].status == "warn"
     assert items["SIZ039"].message is not None and items["SIZ039"].message.startswith(
-        "The proposal runs 8 replicas on h100-sxm-4-80g, up to 4 on one instance: its loss during a run "
+        "The proposal runs 8 replicas on h100-sxm-4-80g, up to 4 on one instance: its loss early in a run "
         "leaves 4 where the window needs 5"
     )
     assert check("h100-sxm-4-80g", 12)["SIZ039"].status == "pass"

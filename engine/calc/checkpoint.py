@@ -5,9 +5,14 @@ FP8 from its 16-bit checkpoint loads 145 GB, not 72."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.models import ModelConfig
+
+if TYPE_CHECKING:
+    from gpu_advisor.engine.calc.sizing import SizingFigures
 
 QUANTIZED_AT_LOAD = frozenset({"vllm", "sglang"})
 """Engines that quantize a 16-bit checkpoint to FP8 as they load it (TensorRT-LLM reads a quantized one)."""
@@ -54,3 +59,11 @@ def weights_load_hours(
     (``serverless.weights_load_gb_per_second``): a floor, as the instance's boot is not known."""
     read = read_at_start_gb(weights, sixteen_bit_gb, cards * knowledge.gpu(gpu).memory_bytes)
     return knowledge.serverless.weights_load_seconds(read) / SECONDS_PER_HOUR
+
+
+def run_start(knowledge: Knowledge, figures: SizingFigures, gpu: str, cards: int) -> tuple[float, float]:
+    """A batch run's start on replicas of ``cards`` × ``gpu``, in hours: the weights' load at the catalog's
+    rate and the serving engine's start beyond it (its own measurement or its stand-in's; 0 without)."""
+    weights = weights_load_hours(knowledge, figures.weights_gb, figures.sixteen_bit_checkpoint_gb, gpu, cards)
+    engine = knowledge.throughput.measured_start(figures.serving_engine).start_seconds or 0.0
+    return weights, engine / SECONDS_PER_HOUR

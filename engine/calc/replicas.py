@@ -19,7 +19,7 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.checkpoint import weights_load_hours
+from gpu_advisor.engine.calc.checkpoint import run_start
 from gpu_advisor.engine.calc.count_limits import below_usual_count, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
@@ -116,18 +116,29 @@ class ReplicaPlan(NamedTuple):
     window needs (``Sizing.spread_runs``, ``listings.price_plan``)."""
 
 
-def _window_replicas(rps: float, load: Load, sizing: Sizing) -> float:
-    """A batch's replicas for its window before rounding up (``ReplicaPlan.window_replicas``)."""
+def _window_replicas(rps: float, load: Load, sizing: Sizing, start_hours: float = 0.0) -> float:
+    """A batch's replicas for its window before rounding up (``ReplicaPlan.window_replicas``): the work
+    within what the window leaves after each run's start (``start_hours``: the weights' load and the
+    engine's start, which take the window's first minutes)."""
     work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-    return work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
+    # At least a second: no catalog model's start fills the shortest window a workload may give.
+    window_seconds = max(1.0, (load.hours_per_day - start_hours) * SECONDS_PER_HOUR)
+    return work_seconds / sizing.batch_capacity_share / window_seconds
 
 
-def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held: float | None = None) -> int:
+def _for_peak(
+    rps: float,
+    within: float | None,
+    load: Load,
+    sizing: Sizing,
+    held: float | None = None,
+    start_hours: float = 0.0,
+) -> int:
     """The replicas the peak (or the batch's work in its window) needs, spares aside; ``within``: the
     rate per replica within the latency targets (``rate_within_targets``); ``held``: at most this rate
-    (``ReplicaPlan.rate_kv_holds``)."""
+    (``ReplicaPlan.rate_kv_holds``); ``start_hours``: a batch run's start (``_window_replicas``)."""
     if load.served_in_paid_hours:
-        return max(1, math.ceil(_window_replicas(rps, load, sizing)))
+        return max(1, math.ceil(_window_replicas(rps, load, sizing, start_hours)))
     return max(1, math.ceil(load.peak_requests_per_second / usable_rate(rps, within, sizing, held)))
 
 
@@ -153,9 +164,14 @@ def _count_order(
 
 
 def plan_replicas(
-    performance: ReplicaPerformance, load: Load, sizing: Sizing, held: float | None = None
+    performance: ReplicaPerformance,
+    load: Load,
+    sizing: Sizing,
+    held: float | None = None,
+    start: tuple[float, float] = (0.0, 0.0),
 ) -> ReplicaPlan:
-    """``performance``'s replicas at ``load``; ``held``: ``ReplicaPlan.rate_kv_holds`` (``kv_held_rate``)."""
+    """``performance``'s replicas at ``load``; ``held``: ``ReplicaPlan.rate_kv_holds`` (``kv_held_rate``);
+    ``start``: a batch run's weights' load and engine start, in hours (``run_start``)."""
     within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
     kept = None if within is None else kept_targets(performance.roofline, sizing)
     return _planned(
@@ -173,6 +189,7 @@ def plan_replicas(
         load,
         sizing,
         held,
+        start,
     )
 
 
@@ -200,7 +217,8 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         load,
         sizing,
         None if held is None else held * factor,
-    )._replace(weights_load_hours=plan.weights_load_hours, engine_start_hours=plan.engine_start_hours)
+        (plan.weights_load_hours, plan.engine_start_hours),
+    )
 
 
 def _planned(
@@ -218,13 +236,14 @@ def _planned(
     load: Load,
     sizing: Sizing,
     held: float | None = None,
+    start: tuple[float, float] = (0.0, 0.0),
 ) -> ReplicaPlan:
     """A replica's plan from its rate (and, for a service, its rate within the latency targets) at
     ``load``: the replicas and how busy they are are the only parts that depend on the load and the
-    rate."""
+    rate. ``start``: a batch run's weights' load and engine start, billed with each run."""
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-        for_peak = for_throughput = _for_peak(rps, None, load, sizing)
+        for_peak = for_throughput = _for_peak(rps, None, load, sizing, start_hours=sum(start))
         uncapped = 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         running = work_seconds / replicas / SECONDS_PER_HOUR
@@ -273,7 +292,9 @@ def _planned(
         spread=sizing.spread,
         rate_kv_holds=held,
         replicas_without_kv_cap=uncapped if uncapped < for_peak else 0,
-        window_replicas=_window_replicas(rps, load, sizing) if load.served_in_paid_hours else 0.0,
+        window_replicas=_window_replicas(rps, load, sizing, sum(start)) if load.served_in_paid_hours else 0.0,
+        weights_load_hours=start[0] if load.served_in_paid_hours else 0.0,
+        engine_start_hours=start[1] if load.served_in_paid_hours else 0.0,
         spares_asked=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
         spread_runs=sizing.spread_runs,
@@ -359,15 +380,8 @@ def plans_by_gpu(
             if len(candidates) == 1
             else min(candidates, key=lambda p: _count_order(p, held.get(p.cards), figures, load, sizing))
         )
-        plan = plan_replicas(chosen, load, sizing, held.get(chosen.cards))
-        if load.served_in_paid_hours:
-            # A batch's replicas load the weights at each run's start.
-            hours = weights_load_hours(
-                knowledge, figures.weights_gb, figures.sixteen_bit_checkpoint_gb, gpu, plan.cards_per_replica
-            )
-            started = knowledge.serving_engine(figures.serving_engine).start_seconds or 0.0
-            plan = plan._replace(weights_load_hours=hours, engine_start_hours=started / SECONDS_PER_HOUR)
-        plans[gpu] = plan
+        start = run_start(knowledge, figures, gpu, chosen.cards) if load.served_in_paid_hours else (0.0, 0.0)
+        plans[gpu] = plan_replicas(chosen, load, sizing, held.get(chosen.cards), start)
     return plans
 
 

@@ -51,6 +51,9 @@ class LaunchCommand(ResultModel):
     None where the catalog has no measurement of it."""
     start_source: str | None = None
     """Where ``start_seconds`` comes from."""
+    start_stand_in: str | None = None
+    """The engine whose measured start stands in for this one's, which the catalog has not measured (its
+    name); None where the figure is the engine's own, or there is none."""
 
 
 class OperatingPointResult(ResultModel):

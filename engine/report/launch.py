@@ -96,6 +96,7 @@ def launch_command(
     ``weight_only_fp8_moe``: a mixture of experts in FP8 on a card without FP8 tensor cores, which takes
     the engine's ``weight_only_fp8_moe_flag`` where it has one."""
     engine = knowledge.serving_engine(engine_id)
+    measured = knowledge.throughput.measured_start(engine_id)
     (tensor, stages), (checkpoint, kind) = (
         cards,
         _checkpoint(knowledge, engine_id, model, precision, quantize_at_load),
@@ -141,8 +142,9 @@ def launch_command(
         context_cut=context_cut,
         weight_only_fp8_moe_flag=flag,
         weight_only_fp8_moe_since=engine.weight_only_fp8_moe_since if flag is not None else None,
-        start_seconds=engine.start_seconds,
-        start_source=cite(engine.start_source, knowledge) if engine.start_source else None,
+        start_seconds=measured.start_seconds,
+        start_source=cite(measured.start_source, knowledge) if measured.start_source else None,
+        start_stand_in=measured.name if measured.id != engine.id else None,
     )
 
 

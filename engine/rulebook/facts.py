@@ -236,8 +236,8 @@ class EconomicsFact(Fact):
     """Cards its whole instances bill."""
     best_option_has_other_prices: Annotated[bool, Guard(OPTION)]
     best_option_has_spare: Annotated[bool, Guard(OPTION)]
-    """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need);
-    a batch's, more than its window needs (``economics.runs_beyond_need``)."""
+    """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above it); a
+    batch's, more than its window needs once its fullest instance is lost (``runs_beyond_need``)."""
     best_option_capacity_not_reserved: Annotated[bool, Guard(OPTION)] = False
     """It is a committed price that reserves no instances (``Offer.capacity_not_reserved``, a savings
     plan): a replacement instance starts only where the provider has one free."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.engine.apps.check.proposal_latency import proposed_performance
-from gpu_advisor.engine.calc.checkpoint import weights_load_hours
+from gpu_advisor.engine.calc.checkpoint import run_start
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -78,10 +78,8 @@ def proposed_run_hours(
 
 def restart_hours(evaluation: Evaluation, gpu: str, per_replica: int) -> float:
     """What a replica lost to an interruption takes to serve again: a new instance launched
-    (``pricing_assumptions.instance_start``) and the weights loaded (``checkpoint.weights_load_hours``); a
-    floor, as finding capacity again is not known."""
+    (``pricing_assumptions.instance_start``), the weights loaded and the engine started
+    (``checkpoint.run_start``); a floor, as finding capacity again is not known."""
     knowledge = evaluation.knowledge
     launch = knowledge.pricing_assumptions.instance_start.seconds / SECONDS_PER_HOUR
-    figures = evaluation.capacity.figures
-    weights, sixteen_bit = figures.weights_gb, figures.sixteen_bit_checkpoint_gb
-    return launch + weights_load_hours(knowledge, weights, sixteen_bit, gpu, per_replica)
+    return launch + sum(run_start(knowledge, evaluation.capacity.figures, gpu, per_replica))

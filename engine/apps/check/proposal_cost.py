@@ -208,8 +208,11 @@ def proposal_cost(
             rental = spread_rental(terms, at_peak)
             # Where the rules add spares and the proposal carries the peak (with no spare, any loss
             # leaves it short): one short of it is SIZ009's and SIZ021's, and a stated min_replicas opts
-            # out of the spares (SIZ030).
-            if plan is not None and plan.spares_asked and replicas >= at_peak:
+            # out of a service's spares (SIZ030). A batch's run uses every replica its instances hold, so
+            # a lost one may leave the window's replicas with no spare: SIZ039 judges it as recommend's
+            # SIZ036 does.
+            batch = plan is not None and plan.hours_per_day_running is not None
+            if plan is not None and (plan.spares_asked or batch) and replicas >= at_peak:
                 run = plan
 
                 def hours_on(hosted: int) -> float:

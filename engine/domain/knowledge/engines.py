@@ -106,6 +106,10 @@ class ServingEngine(Sourced):
     cached, the weights on local disk): what each batch run pays on its cards beside the weights' load.
     None where no measurement is sourced: not counted, and the memo says so."""
     start_source: Citation | None = None
+    start_stand_in: ServingEngineId | None = None
+    """Where the catalog has no measurement of the engine's start: the engine whose measured start stands
+    in for it (what every engine does at start, process and CUDA start, memory profiling and CUDA graph
+    capture, is no faster for want of a figure), said so where it is used."""
     max_batched_tokens: int | None = Field(default=None, ge=1)
     """Tokens one forward step takes at most (prompt chunks and decode tokens together); None where
     ``reserve_by_card_memory`` gives it by the card."""
@@ -168,6 +172,8 @@ class ServingEngine(Sourced):
             raise ValueError("weight_only_fp8_moe_since needs weight_only_fp8_moe_flag")
         if (self.start_seconds is None) != (self.start_source is None):
             raise ValueError("give start_seconds and start_source together")
+        if self.start_seconds is not None and self.start_stand_in is not None:
+            raise ValueError("give start_seconds or start_stand_in, not both")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         if self.fp8_moe_needs_fp8_tensor_cores and self.fp8_moe_hardware_source is None:

@@ -217,7 +217,19 @@ class ThroughputFile(VersionedFile):
         ids = [engine.id for engine in self.serving_engines]
         if sorted(ids) != sorted(set(typing.get_args(ServingEngineId))):
             raise ValueError("serving_engines lists each of vllm, sglang and trtllm once")
+        measured = {engine.id for engine in self.serving_engines if engine.start_seconds is not None}
+        for engine in self.serving_engines:
+            stand_in = engine.start_stand_in
+            if stand_in is not None and stand_in not in measured:
+                raise ValueError(f"{engine.id}: start_stand_in {stand_in} has no start_seconds of its own")
         return self
+
+    def measured_start(self, engine_id: str) -> ServingEngine:
+        """The engine whose measured start ``engine_id``'s runs are billed (itself, or its
+        ``start_stand_in``); its ``start_seconds`` is None where neither has one."""
+        engine = next(e for e in self.serving_engines if e.id == engine_id)
+        stand_in = engine.start_stand_in
+        return engine if stand_in is None else next(e for e in self.serving_engines if e.id == stand_in)
 
 
 class LoadProfilesFile(VersionedFile):
