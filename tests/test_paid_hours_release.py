@@ -59,9 +59,9 @@ def test_the_summary_says_the_headline_needs_the_release() -> None:
     """check of the same plan warns of it (PRC022): the Summary says what the headline assumes beside it,
     with the finding's figure (3,910.99 x 730 / 264 = $10,814)."""
     assert (
-        "The recommended $3,911 a month has the 4 cards released outside the 264 paid hours a month by a "
-        "script or a scheduler, and rented again when they start (PRC023): left running every hour of the "
-        "month, they cost about $10,814 a month." in summary(run(HR))
+        "The recommended $3,911 a month assumes its 4 cards are released outside the 264 paid hours a month "
+        "by a script or a scheduler and rented again when they start (PRC023): left running every hour of "
+        "the month, they cost about $10,814 a month." in summary(run(HR))
     )
 
 
