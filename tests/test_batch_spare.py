@@ -350,8 +350,9 @@ def test_owned_servers_for_a_batch_speak_of_its_run_not_a_peak() -> None:
     # Five replicas of 2 cards on two 8-card servers, 3 and 2: the fullest lost, the other's 2 and the 2
     # its 4 idle cards hold are the 4 the window needs.
     assert (
-        "A lost server takes more: one carries up to 3 of the 5 replicas, and with replicas on the cards "
-        "the servers leave idle the 4 left still finish the run within the window." in memo
+        "A lost server takes more: one carries up to 3 of the 5 replicas, and the other servers' cards hold "
+        "4, replicas started on those the load leaves idle included, which still finish the run within the "
+        "window." in memo
     )
 
 
@@ -382,8 +383,9 @@ def test_owned_servers_are_bought_so_that_a_lost_one_leaves_the_window_s_replica
         "needs (SIZ038), so 3 are bought." in memo
     )
     assert (
-        "A lost server takes more: one carries up to 2 of the 4 replicas, and with replicas on the cards "
-        "the servers leave idle the 4 left still finish the run within the window." in memo
+        "A lost server takes more: one carries up to 2 of the 4 replicas, and the other servers' cards hold "
+        "4, replicas started on those the load leaves idle included, which still finish the run within the "
+        "window." in memo
     )
     assert (
         "One of the 3 servers is bought for the spare replica the rules add and to keep the window through "
@@ -400,8 +402,9 @@ def test_owned_servers_are_bought_so_that_a_lost_one_leaves_the_window_s_replica
         in plain
     )
     assert (
-        "A lost server takes the replicas on it, up to 1 of the 2: with replicas on the cards the servers "
-        "leave idle, the 2 left still finish the run within the window." in plain
+        "A lost server takes the replicas on it, up to 1 of the 2: the other servers' cards hold 2, replicas "
+        "started on those the load leaves idle included, which still finish the run within the window."
+        in plain
     )
     assert "servers is bought for" not in plain
 

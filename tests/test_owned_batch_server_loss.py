@@ -95,9 +95,9 @@ def test_with_min_replicas_in_place_of_the_spare_the_memo_says_a_lost_server_mak
     loss = own.server_loss
     assert (loss.replicas_per_server_max, loss.replicas_left_with_idle, loss.peak_replicas) == (3, 4, 6)
     assert (
-        "A lost server takes the replicas on it, up to 3 of the 6: the 4 left, with replicas on the cards "
-        "the servers leave idle, are fewer than the 6 the window needs, so such a loss makes the run late."
-        in " ".join(render_memo(result).split())
+        "A lost server takes the replicas on it, up to 3 of the 6: the other servers' cards hold 4, replicas "
+        "started on those the load leaves idle included, fewer than the 6 the window needs, so such a loss "
+        "makes the run late." in " ".join(render_memo(result).split())
     )
     item = siz040(2, lean)
     assert item is not None and item.status == "warn"
