@@ -142,10 +142,10 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
     # prompt's pass yields its first token, the compute share of 0.58 their prefills).
     assert (
         "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a "
-        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,723 a month "
-        "with its cold starts. From about 19 minutes of start-up a run beyond that counted, the latter "
+        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,726 a month "
+        "with its cold starts. From about 19.3 minutes of start-up a run beyond that counted, the latter "
         "bills less; time your instances' start and the engine's before you choose. Its cold starts are "
-        "floors (the platform's start and the weights' load, not the inference server's own start-up): with "
+        "floors (the platform's start, the weights' load and the engine's start, each at its best): with "
         "longer ones it bills more, so the start-up a run beyond which it bills less lies further out than "
         "stated."
     ) in " ".join(text.split())
@@ -177,7 +177,7 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
     assert (
         "the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a month for the runs and their "
         "starts as counted above, which counts 5 % more hours for work redone after interruptions), vast "
-        "spot (4 × b200) $30.00 an hour ($3,723 a month, which counts 5 % more hours for work redone after "
+        "spot (4 × b200) $30.00 an hour ($3,726 a month, which counts 5 % more hours for work redone after "
         "interruptions)."
     ) in " ".join(render_memo(spot).split())
     # A rival rented by the hour has no cold starts to call floors.

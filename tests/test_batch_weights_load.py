@@ -73,7 +73,7 @@ def test_an_hourly_batch_bills_the_weights_load_and_the_break_even_starts_beyond
         "it on the instance's disk or image; Breaking the Ice: Analyzing Cold Start Latency in vLLM (MLSys "
         "2026, read 2026-12-07)"
     ) in memo
-    assert "From about 13.1 minutes of start-up a run beyond that counted, the latter bills less" in memo
+    assert "From about 13.5 minutes of start-up a run beyond that counted, the latter bills less" in memo
 
 
 def test_a_service_loads_its_weights_once_and_bills_no_load_per_run() -> None:

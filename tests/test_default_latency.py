@@ -54,19 +54,18 @@ def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_wit
     cold = result(latency_sensitive=False)
     assert cold.decision.deployment == "serverless"
     assert cold.decision.usd_per_month <= scale_to_zero
-    # Modal's start (1 s) and the 405B's exact 405.85B parameters at 1 byte in FP8, 405.85 GB at 2.5 GB/s:
-    # 163.3 s, shown as 163; 40 requests × 30.42 days = 1,217 a month, about 1,035 of them finding no
-    # instance running (1,035.4: a lone request on 4 × B200 takes 25.28 s, its first token from its
-    # prompt's pass and 999 decode steps at the bandwidth share 0.86, 0.15 s more than 1,000 steps at
-    # 0.87, so an instance is up a little longer and a few fewer requests find none, 1,035.5 before);
-    # compared with the decided nodes.
+    # Modal's start (1 s), the 405B's exact 405.85B parameters at 1 byte in FP8, 405.85 GB at 2.5 GB/s,
+    # and vLLM's 21.8 s start: 185.1 s, shown as 185; 40 requests × 30.42 days = 1,217 a month, about
+    # 1,023 of them finding no instance running (a lone request on 4 × B200 takes 25.28 s, and an
+    # instance is up for the start and it); compared with the decided nodes.
     assert warm.serverless is not None
-    assert warm.serverless.cold_start_seconds == pytest.approx(1 + 405.85 / 2.5)
+    assert warm.serverless.cold_start_seconds == pytest.approx(1 + 405.85 / 2.5 + 21.8)
     assert text == (
         "The workload does not say whether its users can wait, so it is taken as latency-sensitive (the "
         "default): serverless instances are kept warm in every paid hour and spot is excluded. If a request "
-        "may wait for a cold start, at least 163 s on Modal serverless functions (global, 4 × b200) (the "
-        "platform's start and the weights loaded; about 1,035 such waits a month, of 1,217 requests), that "
+        "may wait for a cold start, at least 185 s on Modal serverless functions (global, 4 × b200) (the "
+        "platform's start, the weights loaded and the engine started; about 1,023 such waits a month, of "
+        "1,217 requests), that "
         f"product scaling to zero would cost at least ${scale_to_zero:,.0f} a month (its cold starts billed "
         "at that floor, with the spare replicas the plan runs), "
         f"at most {found.group(2)} % less than the cheapest route standing "

@@ -23,18 +23,18 @@ CONTRACTS = {
 
 
 def test_the_machines_may_cost_the_lead_over_the_write_off() -> None:
-    """Two RTX 5090 at $1,999 cost $386.78 a month in capital and power; RunPod Serverless bills $469.20:
-    a lead of $82.42 a month, $2,967 over 36 months for the two machines."""
+    """Two RTX 5090 at $1,999 cost $386.78 a month in capital and power; RunPod Serverless bills $469.70:
+    a lead of $82.93 a month, $2,985 over 36 months for the two machines."""
     result = run(CONTRACTS)
     own, serverless = result.decision, result.serverless_option
     assert own.deployment == "own_hardware" and serverless is not None
-    assert (round(own.usd_per_month, 2), round(serverless.usd_per_month, 2)) == (386.78, 469.2)
+    assert (round(own.usd_per_month, 2), round(serverless.usd_per_month, 2)) == (386.78, 469.7)
     lead = serverless.usd_per_month - own.usd_per_month
-    assert (round(lead), round(lead * 36)) == (82, 2967)
+    assert (round(lead), round(lead * 36)) == (83, 2985)
     summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
     assert (
-        "Buying leads the cheapest other self-hosted route (RunPod Serverless, $469 a month) by $82 a month: "
-        "the machines the cards go into, left out of that figure, may cost $2,967 in all over the 36 months "
+        "Buying leads the cheapest other self-hosted route (RunPod Serverless, $470 a month) by $83 a month: "
+        "the machines the cards go into, left out of that figure, may cost $2,985 in all over the 36 months "
         "before RunPod Serverless costs less.\n"
         "One of the 2 machines' cards is bought for the spare replica the rules add (SIZ011): $193 a month "
         "and $1,999 of the purchase. min_replicas: 1 leaves it out; a failed machine then stops the service."

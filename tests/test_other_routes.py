@@ -17,12 +17,12 @@ def routes(result: Recommendation) -> list[tuple[str, str, int]]:
 
 
 def test_an_office_purchase_stands_beside_serverless_and_the_best_rental_not_the_api() -> None:
-    """Own cards decided ($387); RunPod Serverless $469, the best rental (2 OVHcloud L40S) $572; the API
+    """Own cards decided ($387); RunPod Serverless $470, the best rental (2 OVHcloud L40S) $572; the API
     is ruled out (DEP005), own hardware is the decision."""
     result = run(CONTRACTS)
     assert result.decision.deployment == "own_hardware"
     assert result.resolution.ruled_out == {"api": ("DEP005",)}
-    assert routes(result) == [("serverless", "RunPod Serverless", 469), ("dedicated_cloud", "l40s", 572)]
+    assert routes(result) == [("serverless", "RunPod Serverless", 470), ("dedicated_cloud", "l40s", 572)]
     rental = result.other_routes[1]
     assert (rental.provider, rental.gpu, rental.count) == ("ovhcloud", "l40s", 2)
     # No rental is decided: the best one is the rental route, and no next best is named.

@@ -137,7 +137,7 @@ def test_dep018_counts_the_starts_of_the_instances_added_as_theirs_not_the_kept_
     assert round(billing.scale_ups_per_month) == 548
     (dep018,) = [f for f in result.findings if f.rule_id == "DEP018"]
     assert (
-        "with 2 kept warm in every paid hour, 0.5 in the starts of 548 instances added for busier hours)"
+        "with 2 kept warm in every paid hour, 3.81 in the starts of 548 instances added for busier hours)"
         in (dep018.message)
     )
 
@@ -157,7 +157,7 @@ def test_dep018_counts_both_where_kept_instances_restart_and_others_are_added() 
     )
     assert billing.cold_start_hours_per_month == pytest.approx((44 + 22) * billing.cold_start_seconds / 3600)
     (dep018,) = [f for f in result.findings if f.rule_id == "DEP018"]
-    assert "0.06 in starts, theirs and those of 22 instances added for busier hours)" in dep018.message
+    assert "0.46 in starts, theirs and those of 22 instances added for busier hours)" in dep018.message
 
 
 def test_the_count_kept_is_the_first_one_not_worth_keeping_found_without_counting_up() -> None:

@@ -31,7 +31,7 @@ def test_a_batch_s_serverless_starts_are_runs_times_instances() -> None:
     memo = " ".join(render_memo(result).split())
     assert (
         "Instances scale to zero: each run starts its 5 instances from zero, 30.4 runs and 152 starts a "
-        "month, and its requests wait at least 7.4 s for the first."
+        "month, and its requests wait at least 29.2 s for the first."
     ) in memo
     assert "a request finds none running" not in memo
     german = " ".join(render_memo(result, Format.named("de")).split())
@@ -44,7 +44,7 @@ def test_a_one_instance_batch_says_its_instance() -> None:
     )
     assert (
         "Instances scale to zero: each run starts its instance from zero, 30.4 runs and 30.4 starts a "
-        "month, and its requests wait at least 7.4 s for it."
+        "month, and its requests wait at least 29.2 s for it."
     ) in memo
     # The costs table counts the starts as the sentence and the Workload table do (30.4, not 30).
     assert "| Cold starts (30.4) |" in memo

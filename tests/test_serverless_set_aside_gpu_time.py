@@ -69,8 +69,8 @@ rules:
 
 def test_a_product_that_bills_its_gpus_alone_has_no_host_time_to_weigh(tmp_path: Path) -> None:
     """Modal kept out by a policy, workdays only, 2,950,000 requests a day: RunPod Serverless (GPU time
-    alone, $13,985) is the cheapest serverless option, set aside by DEP024 though it costs less than the
-    rental ($14,208). (At 3,000,000 it bills $14,365, more than the rental.)"""
+    alone, $13,993) is the cheapest serverless option, set aside by DEP024 though it costs less than the
+    rental ($14,208). (At 3,000,000 it bills more than the rental.)"""
     (tmp_path / "no-modal.yaml").write_text(NO_MODAL, encoding="utf-8")
     workload = {**BIG_STEADY, "schedule": "workdays", "requests_per_day": 2_950_000}
     result = api.recommend(workload, EVALUATED_ON, policy_dir=tmp_path)
@@ -79,7 +79,7 @@ def test_a_product_that_bills_its_gpus_alone_has_no_host_time_to_weigh(tmp_path:
     assert serverless.serverless.name == "RunPod Serverless"
     assert serverless.serverless.host_usd_per_core_hour is None
     assert result.decision.usd_per_month is not None
-    assert (round(serverless.usd_per_month), round(result.decision.usd_per_month)) == (13985, 14208)
+    assert (round(serverless.usd_per_month), round(result.decision.usd_per_month)) == (13993, 14208)
     text = render_memo(result).split("## Summary")[1].split("## Why")[0]
     assert "the rule, not the price, keeps it out" in text
     assert "That is GPU time only" not in text

@@ -68,15 +68,15 @@ def test_a_kept_warm_serverless_spare_is_half_of_a_sporadic_bill() -> None:
     assert r.decision.deployment == "serverless" and so is not None and so.chosen
     # Two instances of 4 H200 kept warm in the 176 paid hours at $5.00 a GPU-hour; one is the spare.
     # Paused at each of the 22 days' end, each stops at once (half a 60 s billing step rounds its day)
-    # and starts again before the next: the platform's 120 s and the 405B's exact 405.85B parameters at
-    # 1 byte in FP8, 405.85 GB at 2.5 GB/s (282.34 s).
-    start = 120 + 405.85 / 2.5
+    # and starts again before the next: the platform's 120 s, the 405B's exact 405.85B parameters at
+    # 1 byte in FP8, 405.85 GB at 2.5 GB/s, and vLLM's 21.8 s start (304.14 s).
+    start = 120 + 405.85 / 2.5 + 21.8
     assert so.serverless is not None and so.serverless.cold_start_seconds == pytest.approx(start)
     one = 4 * (176 + 22 * (30 + start) / 3600) * 5.0
     assert so.usd_per_month == pytest.approx(2 * one)
     assert so.spare_usd_per_month == pytest.approx(one)
     assert (
-        "The spare replica the rules add (SIZ011) costs $3,558 of the $7,116 a month at Hugging Face "
+        "The spare replica the rules add (SIZ011) costs $3,561 of the $7,122 a month at Hugging Face "
         "Inference Endpoints, as it bills it;"
     ) in flat(render_memo(r))
 
@@ -135,7 +135,7 @@ def test_kept_instances_of_a_service_served_around_the_clock_never_restart() -> 
 def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None:
     """DEP018's hours add up to what is billed: on RunPod the HR assistant's two kept instances run on
     after each workday as the product scales to zero (in the idle hours) and start again each morning
-    (2 x 22 x 30.52 s / 3,600 = 0.37 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
+    (2 x 22 x 52.32 s / 3,600 = 0.64 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
     stops at once, so only its starts are named."""
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     result = run(hr)
@@ -147,11 +147,12 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
         billing.idle_hours_per_month,
         billing.cold_start_hours_per_month,
     )
-    # The three parts are the 528 billed hours, and the starts are the kept instances' mornings.
-    assert busy + idle + cold == pytest.approx(option.billed_hours_per_month) == pytest.approx(528, abs=0.5)
-    # A start: RunPod's 2.3 s and the 70B's exact 70.55B parameters at 1 byte in FP8, 70.55 GB at 2.5 GB/s.
-    start = 2.3 + 70.55 / 2.5
-    assert cold == pytest.approx(2 * 22 * start / 3600, rel=0.01) == pytest.approx(0.37, abs=0.005)
+    # The three parts are the 529 billed hours, and the starts are the kept instances' mornings.
+    assert busy + idle + cold == pytest.approx(option.billed_hours_per_month) == pytest.approx(529, abs=0.5)
+    # A start: RunPod's 2.3 s, the 70B's exact 70.55B parameters at 1 byte in FP8, 70.55 GB at 2.5 GB/s,
+    # and vLLM's 21.8 s.
+    start = 2.3 + 70.55 / 2.5 + 21.8
+    assert cold == pytest.approx(2 * 22 * start / 3600, rel=0.01) == pytest.approx(0.64, abs=0.005)
     # A request's first token comes from its prompt's pass and its 299 others from decode steps, each
     # reading the exact 70.55 GB of weights at 0.86 of the bandwidth: on the one-card H200 instance it
     # takes 8.41 s at 16:00 (8.36 s with 300 steps at 0.87, 8.32 s at 70 GB), and the kept hours have one
@@ -161,23 +162,23 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     english = flat(render_memo(result))
     assert (
         f"({busy:.0f} of them serving requests, {idle:.1f} idle with 2 kept warm in every paid hour and "
-        "running on after each served day as it scales to zero, 0.37 in their starts): $2,359.45/month"
+        "running on after each served day as it scales to zero, 0.64 in their starts): $2,360.94/month"
         in english
     )
     german = flat(invoke("recommend", str(EXAMPLES_DIR / "hr-assistant.yaml"), "--lang", "de").output)
     idle_de = f"{idle:.1f}".replace(".", ",")
     assert (
-        f"{idle_de} im Leerlauf, 0,37 in den Starts der warm gehaltenen Instanzen; 2 Instanzen werden in "
+        f"{idle_de} im Leerlauf, 0,64 in den Starts der warm gehaltenen Instanzen; 2 Instanzen werden in "
         "jeder bezahlten Stunde warm gehalten und laufen nach jedem bedienten Tag bis zum Skalieren auf null "
-        "weiter): 2.359,45 $ pro Monat" in german
+        "weiter): 2.360,94 $ pro Monat" in german
     )
-    # The legal assistant's 2 x 22 starts of 282.34 s (120 s and 405.85 GB at 2.5 GB/s) are 3.45 hours, and
-    # its bill twice the kept instance worked out above; a lone request's 1,499 decode steps read the
-    # 405.85 GB too, at 0.86 of the bandwidth (55.46 s a request), so its requests are in flight 13.29
-    # hours (13.20 with 1,500 steps at 0.87, 55.06 s a request; 13.18 at the nominal 405 GB; 13.36 before
-    # the all-reduces' share by message size and the refit).
+    # The legal assistant's 2 x 22 starts of 304.14 s (120 s, 405.85 GB at 2.5 GB/s and 21.8 s) are 3.72
+    # hours, and its bill twice the kept instance worked out above; a lone request's 1,499 decode steps read
+    # the 405.85 GB too, at 0.86 of the bandwidth (55.46 s a request), so its requests are in flight 13.29
+    # hours (13.20 with 1,500 steps at 0.87, 55.06 s a request; 13.18 at the nominal 405 GB; 13.36 before the
+    # all-reduces' share by message size and the refit).
     legal = flat(render_memo(run(LEGAL)))
     assert (
-        "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.45 in their "
-        "starts): $7,116.35/month" in legal
+        "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.72 in their "
+        "starts): $7,121.68/month" in legal
     )

@@ -63,16 +63,16 @@ def test_requests_sweep_crosses_the_serverless_line(tmp_path: Path) -> None:
     assert points == [
         (1000, "serverless"),
         (3000, "serverless"),
-        (5000, "serverless"),
+        (5000, "dedicated_cloud"),
         (7000, "dedicated_cloud"),
         (9000, "dedicated_cloud"),
     ]
     (flip,) = data["flips"]
-    assert (flip["variable"], flip["below"], flip["above"]) == ("requests_per_day", 5000, 7000)
+    assert (flip["variable"], flip["below"], flip["above"]) == ("requests_per_day", 3000, 5000)
     assert "deployment" in flip["changed"]
-    assert [p["deciding_rule_id"] for p in data["points"]] == ["DEP018"] * 3 + ["DEP005"] * 2
+    assert [p["deciding_rule_id"] for p in data["points"]] == ["DEP018"] * 2 + ["DEP005"] * 3
     costs = [p["usd_per_month"] for p in data["points"]]
-    assert costs[:3] == sorted(costs[:3]) and costs[2] < costs[3]  # serverless grows with the load
+    assert costs[:2] == sorted(costs[:2]) and costs[1] < costs[2]  # serverless grows with the load
     assert not any(p["cost_is_estimate"] for p in data["points"])
 
 
@@ -82,11 +82,11 @@ def test_requests_sweep_text_shows_break_even_table_and_chart(tmp_path: Path) ->
     result = invoke(str(workload), "--vary", "requests_per_day=1000:9000:2000")
     assert result.exit_code == 0, result.output
     text = result.stdout
-    assert "requests_per_day between 5,000 and 7,000: A -> B (deployment, pricing, offer)" in text
+    assert "requests_per_day between 3,000 and 5,000: A -> B (deployment, pricing, offer)" in text
     assert "  A  serverless: runpod serverless, h200  (at the file's own values)\n" in text
-    assert "\n7,000            B            1       $2,621  DEP005\n" in text  # 3.59 x 730
+    assert "\n5,000            B            1       $2,621  DEP005\n" in text  # 3.59 x 730
     assert "Monthly cost by requests_per_day" in text
-    assert "\n           7,000 B |" + "B" * 40 + " $2,621\n" in text  # the longest bar
+    assert "\n           5,000 B |" + "B" * 40 + " $2,621\n" in text  # the longest bar
     assert "~" not in text
 
 

@@ -166,8 +166,14 @@ def instance_size(entry: ServerlessGpu, cards_per_replica: int) -> int | None:
     return min((size for size in entry.instance_gpus if size >= cards_per_replica), default=None)
 
 
-def cold_start_seconds(knowledge: Knowledge, product: ServerlessProduct, weights_gb: float) -> float:
-    return product.start_seconds + knowledge.serverless.weights_load_seconds(weights_gb)
+def cold_start_seconds(
+    knowledge: Knowledge, product: ServerlessProduct, weights_gb: float, engine_start_seconds: float
+) -> float:
+    """The platform's start, the weights' load at the catalog's rate and the serving engine's own start
+    beyond it (``ThroughputFile.measured_start``), each at its best: a floor."""
+    return (
+        product.start_seconds + knowledge.serverless.weights_load_seconds(weights_gb) + engine_start_seconds
+    )
 
 
 @dataclass(frozen=True)
@@ -180,6 +186,9 @@ class ServerlessWorkload:
     weights_gb: float
     sixteen_bit_checkpoint_gb: float | None
     """What a replica reads at its cold start where it quantizes the 16-bit checkpoint (``SizingFigures``)."""
+    engine_start_seconds: float
+    """The serving engine's start beyond the weights' load, at best (its own measurement or its
+    stand-in's); 0 where the catalog has neither."""
     days_per_month: float
     warm_hours_per_month: float
     """The hours a kept-warm instance is billed: the workload's paid hours (every hour for a service
@@ -234,7 +243,7 @@ def product_month(
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
     replica_memory = plan.cards_per_replica * knowledge.gpu(plan.gpu).memory_bytes
     read = read_at_start_gb(workload.weights_gb, workload.sixteen_bit_checkpoint_gb, replica_memory)
-    cold = cold_start_seconds(knowledge, product, read)
+    cold = cold_start_seconds(knowledge, product, read, workload.engine_start_seconds)
     days, spare = workload.days_per_month, sizing.spare_replicas
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
     work_hours = work_per_day * days
