@@ -137,7 +137,7 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
     from gpu_advisor.cli import main
 
     text = CliRunner().invoke(main, ["recommend", str(NIGHTLY_BATCH), "--as-of", "2026-11-30"]).output
-    # 148.56 billed hours a month at $23.92 and vLLM's 21.8 s start a run, $3,557 (one-card replicas of a
+    # 148.7 billed hours a month at $23.92 and vLLM's 21.8 s start a run, $3,557 (one-card replicas of a
     # dense 72B: no all-reduces; the bandwidth share of 0.86 sets their decode steps, 499 a request after the
     # prompt's pass yields its first token, the compute share of 0.58 their prefills).
     assert (

@@ -49,15 +49,16 @@ def test_a_run_on_too_few_cards_overruns_the_window_by_the_hours_worked_out() ->
     assert results["SIZ019"].status == "fail"
     assert results["SIZ019"].message == (
         "On 16 × h100-sxm (8 replicas of 2 cards) a run of the day's work takes about 12.2 h at the "
-        "estimated throughput, the work redone after spot interruptions included, more than its 10-hour "
-        "window, even if the estimate is right. About 22 cards of this GPU finish it in time with the "
-        "estimate's error band taken off; a run that overruns its window also bills the hours beyond it."
+        "estimated throughput, its start included (the weights' load and the engine's), and the work redone "
+        "after spot interruptions, more than its 10-hour window, even if the estimate is right. About 22 "
+        "cards of this GPU finish it in time with the estimate's error band taken off; a run that overruns "
+        "its window also bills the hours beyond it."
     )
     assert results["SIZ009"].message == (
         "16 × h100-sxm hold the weights, but the day's work needs about 22 cards of this GPU to finish a "
         "run within its 10-hour window with the estimate's error band taken off. On the proposed cards a "
-        "run takes about 12.2 h at the estimated throughput, the work redone after spot interruptions "
-        "included."
+        "run takes about 12.2 h at the estimated throughput, its start included (the weights' load and the "
+        "engine's), and the work redone after spot interruptions."
     )
 
 
@@ -98,7 +99,8 @@ def test_an_owned_run_longer_than_a_day_never_catches_up_and_bills_nothing_more(
     )
     assert found["SIZ019"].message == (
         "On 8 × h100-sxm (8 replicas of 1 card) a run of the day's work takes about 45.6 h at the estimated "
-        "throughput, more than its 6-hour window, even if the estimate is right, and more than a day: runs "
+        "throughput, its start included (the weights' load and the engine's), more than its 6-hour window, "
+        "even if the estimate is right, and more than a day: runs "
         "every day would never catch up with their work. About 65 cards of this GPU finish it in time with "
         "the estimate's error band taken off."
     )
@@ -109,7 +111,8 @@ def test_an_owned_run_longer_than_a_day_never_catches_up_and_bills_nothing_more(
     )
     assert weekly["SIZ019"].message == (
         "On 8 × h100-sxm (8 replicas of 1 card) a run of its work takes about 45.6 h at the estimated "
-        "throughput, more than its 6-hour window, even if the estimate is right. About 65 cards of this GPU "
+        "throughput, its start included (the weights' load and the engine's), more than its 6-hour window, "
+        "even if the estimate is right. About 65 cards of this GPU "
         "finish it in time with the estimate's error band taken off."
     )
     # On one card the weekly run takes 365 hours, more than the 168 (24 x 30.42 / 4.35) to the next run.

@@ -52,18 +52,19 @@ def test_a_window_that_leaves_less_than_a_restart_is_warned() -> None:
     (item,) = [i for i in checked.results if i.rule_id == "PRC025"]
     assert item.status == "warn" and item.message is not None
     # 1.85 h less the run's 1.813 h (400,000 requests on 12 replicas at 5.364 requests/s each with the
-    # exact 70.55 GB of weights, 1.726 h, plus 5 % redone) leaves 2.24 minutes, said as 2; a restart takes
+    # exact 70.55 GB of weights, 1.726 h, plus 5 % redone) and its 78.2 s start leaves 0.94 minutes, said
+    # as 1; a restart takes
     # 300 + 56.4 + 21.8 s, 6.3 minutes.
     assert item.message.startswith(
-        "On spot, a run of the day's work takes about 1.81 h of its 1.85-hour window (the work redone after "
-        "interruptions included), which leaves 2 minutes. A replica whose instance is taken back serves "
-        "again only once a new instance has launched, loaded the weights and started its engine: at least 6 "
-        "minutes (5 to launch, the lead time AWS allows one, taken for every provider, the weights at the "
-        "catalog's load rate and the engine's start at best, as each run's is billed), without the time to "
-        "find spot capacity again, which no provider promises. Where the 12 replicas take their work from a "
-        "shared queue, the others take up its share and the run loses about 0.5 minutes, within what the "
-        "window leaves; where each has its own share, or capacity is taken back from several at once, it "
-        "loses the whole restart, and the run misses its window"
+        "On spot, a run of the day's work takes about 1.83 h of its 1.85-hour window (its start and the "
+        "work redone after interruptions included), which leaves 1 minute. A replica whose instance is "
+        "taken back serves again only once a new instance has launched, loaded the weights and started its "
+        "engine: at least 6 minutes (5 to launch, the lead time AWS allows one, taken for every provider, "
+        "the weights at the catalog's load rate and the engine's start at best, as each run's is billed), "
+        "without the time to find spot capacity again, which no provider promises. Where the 12 replicas "
+        "take their work from a shared queue, the others take up its share and the run loses about 0.5 "
+        "minutes, within what the window leaves; where each has its own share, or capacity is taken back "
+        "from several at once, it loses the whole restart, and the run misses its window"
     )
     roomy = check({"workload": {**REWRITE, "batch_window_hours": 2}, "proposal": SPOT}, EVALUATED_ON)
     assert next(i.status for i in roomy.results if i.rule_id == "PRC025") == "pass"

@@ -102,13 +102,14 @@ def test_check_counts_the_rework_in_a_spot_proposals_run() -> None:
     assert sixteen["SIZ009"].message == (
         "16 × h100-pcie hold the weights, but the day's work needs about 17 cards of this GPU to finish a "
         "run within its 2-hour window with the estimate's error band taken off. On the proposed cards a run "
-        "takes about 1.9 h at the estimated throughput, the work redone after spot interruptions included."
+        "takes about 2 h at the estimated throughput, its start included (the weights' load and the "
+        "engine's), and the work redone after spot interruptions."
     )
     fifteen = check_spot(15)
     assert fifteen["SIZ019"].status == "fail"
     assert (
-        "takes about 2.1 h at the estimated throughput, the work redone after spot interruptions included"
-        in (fifteen["SIZ019"].message)
+        "takes about 2.1 h at the estimated throughput, its start included (the weights' load and the "
+        "engine's), and the work redone after spot interruptions" in (fifteen["SIZ019"].message)
     )
     assert check_spot(17)["SIZ009"].status == "pass"
 

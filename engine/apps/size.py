@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.calibration import error_taken_off
+from gpu_advisor.engine.calc.checkpoint import run_start
 from gpu_advisor.engine.calc.count_limits import kv_held_rate
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
@@ -305,8 +306,15 @@ def judged(
         # A service's replicas of fewer cards than the usual count carry at most what their KV cache
         # holds with room kept for full-context ones (``kv_held_rate``).
         fits, load = {fit.gpu: fit for fit in figures.fits}, sized.load
+        # A batch's window holds each run's start too, as recommend sizes it (``checkpoint.run_start``).
         plans = {
-            gpu: plan_replicas(p, load, sizing, kv_held_rate(knowledge, figures, fits[gpu], p, load, sizing))
+            gpu: plan_replicas(
+                p,
+                load,
+                sizing,
+                kv_held_rate(knowledge, figures, fits[gpu], p, load, sizing),
+                run_start(knowledge, figures, gpu, p.cards) if load.served_in_paid_hours else (0.0, 0.0),
+            )
             for gpu, p in performances.items()
         }
     if request.gpu is not None and request.gpu not in performances:

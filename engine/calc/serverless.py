@@ -41,7 +41,7 @@ from gpu_advisor.engine.calc.serverless_hours import (
     scaling_steps,
     service_month,
 )
-from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
+from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, SECONDS_PER_HOUR, DailyTraffic
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
@@ -248,7 +248,10 @@ def product_month(
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
     work_hours = work_per_day * days
     if load.served_in_paid_hours:
-        needed = work_per_day / (load.hours_per_day * sizing.batch_capacity_share)
+        # The window left after each instance's cold start holds the work, as a rental's after its run's
+        # start (``replicas._window_replicas``); at least a second where a start would fill it.
+        window = max(1.0 / SECONDS_PER_HOUR, load.hours_per_day - cold / SECONDS_PER_HOUR)
+        needed = work_per_day / (window * sizing.batch_capacity_share)
         instances = max(1, math.ceil(needed)) + spare
         month = batch_month(load, instance_rps, instances, product, cold, days)
         running = work_per_day / instances

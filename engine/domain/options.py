@@ -49,14 +49,15 @@ class ServerlessBilling(ResultModel):
     """Instance-hours waiting: the idle timeout after the last request, the billing increment's rounding,
     and a kept-warm instance's quiet hours."""
     cold_start_hours_per_month: float
-    """Instance-hours starting: the platform's start and the weights' load, billed."""
+    """Instance-hours starting: the platform's start, the weights' load and the engine's start, billed."""
     cold_starts_per_month: float
     """Starts from zero: each time a request finds no instance running and waits for one."""
     starts_between_requests_per_month: float = 0.0
     """Those of the cold starts that follow a gap between requests longer than the idle timeout (the
     day's first start is not one)."""
     cold_start_seconds: float
-    """One cold start: the platform's start plus the weights at the product's load rate (a lower bound)."""
+    """One cold start: the platform's start, the weights at the product's load rate and the serving
+    engine's start at best (a lower bound)."""
     idle_timeout_seconds: float
     billing_increment_seconds: int
     warm_usd_per_gpu_hour: float | None

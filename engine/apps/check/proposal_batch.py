@@ -36,13 +36,15 @@ def batch_facts(
     spot_overhead: float = 0.0,
 ) -> dict[str, Any]:
     """The hours a run takes on the proposed cards, at the estimated throughput of the replicas they hold
-    (whole replicas: cards beyond the last one idle), with the share ``spot_overhead`` of the work a spot
-    offer redoes after interruptions, and the run's window (the workload's, within its schedule's
-    hours); not known for a service or where the cards hold no replica."""
+    (whole replicas: cards beyond the last one idle), with its start and the share ``spot_overhead`` of
+    the work a spot offer redoes after interruptions, and the run's window (the workload's, within its
+    schedule's hours); not known for a service or where the cards hold no replica."""
     hours = proposed_run_hours(fit, gpus, per_replica, evaluation)
     if hours is None or fit is None or per_replica is None:
         return {"batch_run_known": False, "batch_run_hours": 0.0, "batch_run_window_hours": 0.0}
-    window, run = evaluation.capacity.load.hours_per_day, hours * (1 + spot_overhead)
+    # A run takes the window with its start (the weights' load and the engine's), as recommend sizes it.
+    start = sum(run_start(evaluation.knowledge, evaluation.capacity.figures, fit.gpu, per_replica))
+    window, run = evaluation.capacity.load.hours_per_day, hours * (1 + spot_overhead) + start
     return {
         "batch_run_known": True,
         "batch_run_hours": run,
