@@ -98,6 +98,14 @@ def test_an_endpoint_that_scales_to_zero_keeps_none_and_is_told_what_a_longer_ti
     assert option.serverless.cold_start_seconds == pytest.approx(2.3 + 8.03 / 2.5 + 21.8)
     assert round(option.serverless.cold_starts_per_month, 1) == 7628.7
     assert "Instances scale to zero: 7,629 times a month a request finds none running" in text
+    # The latency lines are a running instance's: beside them, the requests that wait for a start first
+    # (30.42 days x 300 = 9,126 a month).
+    assert (
+        "a lone request sees 23 ms and 8 ms.\nThese hold for requests that find an instance running: the "
+        "endpoint scales to zero, and about 7,629 of the month's 9,126 requests find none and wait at least "
+        "27.3 s for a cold start before their first token.\n"
+    ) in text
+    assert "These hold for requests that find an instance running" not in memo(HUGGING_FACE)
     assert (
         "The bill assumes these settings of the endpoint, as RunPod Serverless names them: `Active workers` "
         "0; `Max workers` at least 1, the instances at the peak; `Idle timeout` 5 s, the product's default.\n"
