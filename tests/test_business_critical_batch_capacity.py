@@ -63,6 +63,13 @@ def test_a_confirmation_recorded_is_to_be_held_in_writing() -> None:
         "month at this price). Owned servers hold their cards at every run and cost less than either: "
         "2 × HGX H100 8-GPU, about $22,015 a month (see Buy versus rent)."
     )
+    # The Workload table shows what was given, as it does for a service.
+    from gpu_advisor.api import render_memo
+
+    assert "| Rented cards confirmed at each start (capacity_confirmed) | yes |" in render_memo(result)
+    assert "| Rented cards confirmed at each start (capacity_confirmed) | no (default) |" in render_memo(
+        run(BATCH)
+    )
 
 
 def test_not_for_a_batch_that_is_not_business_critical() -> None:
