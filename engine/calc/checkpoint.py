@@ -65,5 +65,4 @@ def run_start(knowledge: Knowledge, figures: SizingFigures, gpu: str, cards: int
     """A batch run's start on replicas of ``cards`` × ``gpu``, in hours: the weights' load at the catalog's
     rate and the serving engine's start beyond it (its own measurement or its stand-in's; 0 without)."""
     weights = weights_load_hours(knowledge, figures.weights_gb, figures.sixteen_bit_checkpoint_gb, gpu, cards)
-    engine = knowledge.throughput.measured_start(figures.serving_engine).start_seconds or 0.0
-    return weights, engine / SECONDS_PER_HOUR
+    return weights, knowledge.throughput.engine_start_seconds(figures.serving_engine) / SECONDS_PER_HOUR

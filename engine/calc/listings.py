@@ -86,9 +86,7 @@ def plan_hours(
     spot_overhead: float,
 ) -> float:
     run = (
-        BatchRun(
-            plan.hours_per_day_running + plan.weights_load_hours + plan.engine_start_hours, days_per_month
-        )
+        BatchRun(plan.hours_per_day_running + plan.start_hours, days_per_month)
         if plan.hours_per_day_running is not None
         else None
     )
@@ -244,6 +242,8 @@ def priced_listings(
 def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
     listing, plan, rental, excluded, utilization, _spot = priced
     offer, attributes = listing.offer, listing.attributes
+    # A reservation bills every hour of its term: no run's start is billed apart.
+    billed_per_run = plan.hours_per_day_running is not None and offer.billing != "committed"
     # Built from validated knowledge: no re-validation (see engine/trusted.py).
     return trusted(
         Option,
@@ -279,13 +279,8 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
         spare_replicas=plan.spare_replicas,
         hours_per_day_running=plan.hours_per_day_running,
-        # A reservation bills every hour of its term: no run's load is billed apart.
-        weights_load_hours=plan.weights_load_hours
-        if plan.hours_per_day_running is not None and offer.billing != "committed"
-        else None,
-        engine_start_hours=plan.engine_start_hours
-        if plan.hours_per_day_running is not None and offer.billing != "committed"
-        else None,
+        weights_load_hours=plan.weights_load_hours if billed_per_run else None,
+        engine_start_hours=plan.engine_start_hours if billed_per_run else None,
         busy_share=busy_share,
         serverless=None,
         fleet=None,

@@ -92,8 +92,7 @@ class ReplicaPlan(NamedTuple):
     0 for a service: a service's daily start on an hourly offer is not billed (docs/economics.md, "What is
     not modelled")."""
     engine_start_hours: float = 0.0
-    """A batch: the time each run's serving engine takes to be ready beyond the weights' load, at best
-    (``ServingEngine.start_seconds``; 0 where the catalog has no measurement), billed beside it."""
+    """A batch: its serving engine's start beyond the weights' load, at best, billed beside it."""
     rate_kv_holds: float | None = None
     """A service's replica below the usual card count (a light load's): the highest rate per replica
     whose requests in flight its KV cache holds with room kept for full-context ones (``kv_held_rate``),
@@ -115,8 +114,13 @@ class ReplicaPlan(NamedTuple):
     """A batch: its replicas on rented instances placed so that the loss of any one leaves those the
     window needs (``Sizing.spread_runs``, ``listings.price_plan``)."""
 
+    @property
+    def start_hours(self) -> float:
+        """A batch run's start before it serves: the weights' load and the engine's start."""
+        return self.weights_load_hours + self.engine_start_hours
 
-def _window_replicas(rps: float, load: Load, sizing: Sizing, start_hours: float = 0.0) -> float:
+
+def batch_window_replicas(rps: float, load: Load, sizing: Sizing, start_hours: float = 0.0) -> float:
     """A batch's replicas for its window before rounding up (``ReplicaPlan.window_replicas``): the work
     within what the window leaves after each run's start (``start_hours``: the weights' load and the
     engine's start, which take the window's first minutes)."""
@@ -126,19 +130,12 @@ def _window_replicas(rps: float, load: Load, sizing: Sizing, start_hours: float 
     return work_seconds / sizing.batch_capacity_share / window_seconds
 
 
-def _for_peak(
-    rps: float,
-    within: float | None,
-    load: Load,
-    sizing: Sizing,
-    held: float | None = None,
-    start_hours: float = 0.0,
-) -> int:
+def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held: float | None = None) -> int:
     """The replicas the peak (or the batch's work in its window) needs, spares aside; ``within``: the
     rate per replica within the latency targets (``rate_within_targets``); ``held``: at most this rate
-    (``ReplicaPlan.rate_kv_holds``); ``start_hours``: a batch run's start (``_window_replicas``)."""
+    (``ReplicaPlan.rate_kv_holds``)."""
     if load.served_in_paid_hours:
-        return max(1, math.ceil(_window_replicas(rps, load, sizing, start_hours)))
+        return max(1, math.ceil(batch_window_replicas(rps, load, sizing)))
     return max(1, math.ceil(load.peak_requests_per_second / usable_rate(rps, within, sizing, held)))
 
 
@@ -243,7 +240,8 @@ def _planned(
     rate. ``start``: a batch run's weights' load and engine start, billed with each run."""
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-        for_peak = for_throughput = _for_peak(rps, None, load, sizing, start_hours=sum(start))
+        window = batch_window_replicas(rps, load, sizing, sum(start))
+        for_peak = for_throughput = max(1, math.ceil(window))
         uncapped = 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         running = work_seconds / replicas / SECONDS_PER_HOUR
@@ -256,7 +254,7 @@ def _planned(
         for_throughput = for_peak if within is None else _for_peak(rps, None, load, sizing, held)
         uncapped = _for_peak(rps, within, load, sizing) if held is not None else 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
-        hours_running = None
+        hours_running, window = None, 0.0
         at_peak = load.peak_requests_per_second / (replicas * rps)
         average_share = load.average_requests_per_second * paid_hour_scale(load) / (replicas * rps)
         peak_rate = load.peak_requests_per_second / for_peak  # as while a spare stands in for a lost one
@@ -292,9 +290,9 @@ def _planned(
         spread=sizing.spread,
         rate_kv_holds=held,
         replicas_without_kv_cap=uncapped if uncapped < for_peak else 0,
-        window_replicas=_window_replicas(rps, load, sizing, sum(start)) if load.served_in_paid_hours else 0.0,
-        weights_load_hours=start[0] if load.served_in_paid_hours else 0.0,
-        engine_start_hours=start[1] if load.served_in_paid_hours else 0.0,
+        window_replicas=window,
+        weights_load_hours=start[0],
+        engine_start_hours=start[1],
         spares_asked=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
         spread_runs=sizing.spread_runs,

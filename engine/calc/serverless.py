@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_window_replicas
 from gpu_advisor.engine.calc.serverless_hours import (
     HourDemand,
     Month,
@@ -249,9 +249,8 @@ def product_month(
     work_hours = work_per_day * days
     if load.served_in_paid_hours:
         # The window left after each instance's cold start holds the work, as a rental's after its run's
-        # start (``replicas._window_replicas``); at least a second where a start would fill it.
-        window = max(1.0 / SECONDS_PER_HOUR, load.hours_per_day - cold / SECONDS_PER_HOUR)
-        needed = work_per_day / (window * sizing.batch_capacity_share)
+        # start.
+        needed = batch_window_replicas(instance_rps, load, sizing, cold / SECONDS_PER_HOUR)
         instances = max(1, math.ceil(needed)) + spare
         month = batch_month(load, instance_rps, instances, product, cold, days)
         running = work_per_day / instances

@@ -200,10 +200,7 @@ def serverless_workload(
         sizing=plans.sizing,
         weights_gb=capacity.figures.weights_gb,
         sixteen_bit_checkpoint_gb=capacity.figures.sixteen_bit_checkpoint_gb,
-        engine_start_seconds=knowledge.throughput.measured_start(
-            capacity.figures.serving_engine
-        ).start_seconds
-        or 0.0,
+        engine_start_seconds=knowledge.throughput.engine_start_seconds(capacity.figures.serving_engine),
         days_per_month=capacity.days_per_month,
         warm_hours_per_month=min(paid_hours_per_month, knowledge.calendar_hours_per_month()),
         keep_warm=constraints.keep_serverless_warm,

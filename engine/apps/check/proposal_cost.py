@@ -180,7 +180,7 @@ def proposal_cost(
                 cards = math.ceil(gpus / per_replica) * per_replica
                 running = plan.hours_per_day_running * plan.gpus / cards
             calendar = knowledge.calendar_hours_per_month()
-            longest = calendar / days - plan.weights_load_hours - plan.engine_start_hours
+            longest = calendar / days - plan.start_hours
             plan = plan._replace(hours_per_day_running=min(running, longest))
         # A business-critical service's cards kept every calendar hour, as the recommendation's (PRC033).
         paid = evaluation.market.rented_hours

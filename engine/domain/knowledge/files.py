@@ -231,6 +231,11 @@ class ThroughputFile(VersionedFile):
         stand_in = engine.start_stand_in
         return engine if stand_in is None else next(e for e in self.serving_engines if e.id == stand_in)
 
+    def engine_start_seconds(self, engine_id: str) -> float:
+        """The seconds ``engine_id``'s start is billed beyond the weights' load (``measured_start``); 0
+        where neither it nor a stand-in is measured."""
+        return self.measured_start(engine_id).start_seconds or 0.0
+
 
 class LoadProfilesFile(VersionedFile):
     profiles: tuple[LoadProfile, ...]
