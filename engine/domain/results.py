@@ -294,6 +294,18 @@ class OtherRoute(ResultModel):
     """A rental's cards, or the own servers bought (0 elsewhere)."""
 
 
+class ScaleToZero(ResultModel):
+    """The serverless product priced scaling to zero where it bills less than the cheapest route still
+    standing, which keeps instances warm or rents cards for a service that may not wait (DEP031, DEP048)."""
+
+    name: str
+    usd_per_month: float
+    """At least this a month: its cold starts billed at their floor."""
+    cold_start_seconds: float
+    """How long a request finding no instance running waits for one (platform, weights, engine)."""
+    cold_starts_per_month: float
+
+
 class Recommendation(ResultModel):
     schema_version: int = RESULT_SCHEMA_VERSION
     evaluated_on: dt.date
@@ -361,6 +373,9 @@ class Recommendation(ResultModel):
     other offer stands."""
     other_routes: tuple[OtherRoute, ...] = ()
     """The routes not decided that no rule rules out, cheapest first (``OtherRoute``)."""
+    scale_to_zero: ScaleToZero | None = None
+    """Where a serverless product scaling to zero bills less than the cheapest route standing: its bill
+    and its cold starts (None where none is priced)."""
 
     @property
     def usd_per_chf(self) -> float | None:

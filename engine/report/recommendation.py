@@ -27,7 +27,14 @@ from gpu_advisor.engine.domain.accuracy import SizingPolicy, ThroughputAccuracy
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, franc_rate
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
-from gpu_advisor.engine.domain.results import Charts, Finding, Option, Recommendation, SizeResult
+from gpu_advisor.engine.domain.results import (
+    Charts,
+    Finding,
+    Option,
+    Recommendation,
+    ScaleToZero,
+    SizeResult,
+)
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.foreign_reach import reached_providers
@@ -38,7 +45,7 @@ from gpu_advisor.engine.report.other_routes import next_best_option, other_route
 from gpu_advisor.engine.report.price_age import dated_prices
 from gpu_advisor.engine.report.sizing_rows import sizing_rows
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
-from gpu_advisor.engine.rulebook.details import EconomicsDetails
+from gpu_advisor.engine.rulebook.details import ApiDetails, EconomicsDetails
 from gpu_advisor.engine.rulebook.durable import Firing
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 from gpu_advisor.engine.rulebook.schema import Rulebook
@@ -272,6 +279,21 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         other_routes=other_routes(
             e.decision, best, next_best, e.serverless, market.own, market.apis, e.resolution.ruled_out
         ),
+        scale_to_zero=_scale_to_zero(e),
+    )
+
+
+def _scale_to_zero(evaluation: Evaluation) -> ScaleToZero | None:
+    """The serverless product scaling to zero that DEP031 and DEP048 price, as the api fact's details
+    hold it (``pipeline.api_comparison``)."""
+    api = evaluation.details.get("api")
+    if not isinstance(api, ApiDetails) or not api.scale_to_zero_name:
+        return None
+    return ScaleToZero(
+        name=api.scale_to_zero_name,
+        usd_per_month=api.scale_to_zero_usd_per_month,
+        cold_start_seconds=api.scale_to_zero_cold_start_seconds,
+        cold_starts_per_month=api.scale_to_zero_starts_per_month,
     )
 
 
