@@ -217,3 +217,38 @@ def test_a_confirmed_services_scaled_fleet_says_what_the_confirmation_covers() -
         "an on-demand card released as the load falls is not promised back at the next peak (the "
         "provider's confirmation covers the cards the service starts with, not those added later)."
     ) in " ".join(scaled.split())
+    # The Summary says the same beside the scaled bill, not that a confirmation is still to be had.
+    summary = [
+        line for line in render_memo(result).splitlines() if line.startswith("The scaled fleet releases")
+    ]
+    assert summary == [
+        "The scaled fleet releases cards as the load falls, and capacity paid by the hour is not promised "
+        "back at the next peak: the provider's confirmation the workload records (capacity_confirmed) covers "
+        "the cards the service starts with, so that bill holds only where it covers the busiest hour's cards "
+        "too (reserving them bills the quiet hours as well)."
+    ]
+
+
+def test_an_unconfirmed_services_scaled_fleet_asks_for_the_confirmation() -> None:
+    """A Swiss bank's 24/7 assistant, steady: its rental is kept every hour all the same, and the scaled
+    fleet's Summary line asks for what no field records."""
+    bank = {
+        **BANK,
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 300_000,
+        "avg_input_tokens": 1200,
+        "avg_output_tokens": 300,
+        "schedule": "always",
+        "max_time_to_first_token_ms": 1000,
+        "max_time_per_output_token_ms": 60,
+    }
+    bank.pop("context_tokens")
+    unconfirmed = run(bank)
+    assert "DEP032" in unconfirmed.fired_rules
+    assert [
+        line for line in render_memo(unconfirmed).splitlines() if line.startswith("The scaled fleet releases")
+    ] == [
+        "The scaled fleet releases cards as the load falls, and capacity paid by the hour is not promised "
+        "back at the next peak: for a business-critical service that bill holds only where the provider "
+        "confirms the capacity (reserving it bills the quiet hours too)."
+    ]
