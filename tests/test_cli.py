@@ -101,7 +101,10 @@ def test_the_default_context_grows_to_hold_a_long_request() -> None:
     )
     result = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload)
     assert result.exit_code == 0, result.output
-    assert "| Context | 30,150 tokens (default) |" in result.output
+    assert (
+        "| Context | 30,150 tokens (one average request, as the default window is shorter: set "
+        "context_tokens; SIZ027) |"
+    ) in result.output
     # A window of one average request (30,000 in + the default 150 out) refuses every longer one: SIZ027
     # says so, and names the engine's setting it is served with.
     memo = " ".join(result.output.split())
