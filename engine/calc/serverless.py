@@ -1,8 +1,9 @@
 """Serverless GPU products priced for a workload the way they bill: the hours an instance is up.
 
 An instance is up while a request is in flight, for the idle timeout after the last one, and while it
-starts (the platform's start and the weights' load); all of it is billed, each up period rounded up to
-the product's billing increment. Per served hour with arrival rate λ and service time S:
+starts (the platform's start, the weights' load and the engine's start); all of it is billed, each up
+period rounded up to the product's billing increment. Per served hour with arrival rate λ and service
+time S:
 
 - the single instance is down only if nothing arrived in the last S + T seconds (T the idle timeout):
   P(down) = e^(-λ(S+T)); every arrival that finds it down starts it, λ P(down) starts a second, each
@@ -166,14 +167,27 @@ def instance_size(entry: ServerlessGpu, cards_per_replica: int) -> int | None:
     return min((size for size in entry.instance_gpus if size >= cards_per_replica), default=None)
 
 
-def cold_start_seconds(
+class ColdStart(NamedTuple):
+    """One cold start's parts in seconds, each at its best: a floor."""
+
+    platform: float
+    """The platform's start (``ServerlessProduct.start_seconds``)."""
+    weights: float
+    """The weights a replica reads at its start, at the catalog's load rate."""
+    engine: float
+    """The serving engine's own start beyond the weights' load (``ThroughputFile.measured_start``)."""
+
+    @property
+    def seconds(self) -> float:  # the parts added in this order, as the result's fields sum
+        return self.platform + self.weights + self.engine
+
+
+def cold_start(
     knowledge: Knowledge, product: ServerlessProduct, weights_gb: float, engine_start_seconds: float
-) -> float:
-    """The platform's start, the weights' load at the catalog's rate and the serving engine's own start
-    beyond it (``ThroughputFile.measured_start``), each at its best: a floor."""
-    return (
-        product.start_seconds + knowledge.serverless.weights_load_seconds(weights_gb) + engine_start_seconds
-    )
+) -> ColdStart:
+    """``product``'s start for a replica that reads ``weights_gb``, in its three parts."""
+    weights = knowledge.serverless.weights_load_seconds(weights_gb)
+    return ColdStart(product.start_seconds, weights, engine_start_seconds)
 
 
 @dataclass(frozen=True)
@@ -207,7 +221,7 @@ class ProductMonth(NamedTuple):
     kept: int
     """Instances kept warm (0: it scales to zero)."""
     instance_rps: float
-    cold: float
+    cold_start: ColdStart
     work_hours: float
     """Instance-hours of work at full throughput a month (the throughput share's numerator)."""
     capacity_utilization_at_peak: float
@@ -219,6 +233,11 @@ class ProductMonth(NamedTuple):
     between_requests_scaling: float = 0.0
     """The starts from zero between requests the month would have with only the instances latency keeps
     warm (``Month.between_requests`` where none is kept for the price)."""
+
+    @property
+    def cold(self) -> float:
+        """One cold start's seconds."""
+        return self.cold_start.seconds
 
 
 Demand = dict[tuple[str, int], tuple[tuple[HourDemand, ...], dict[int, Steps]]]
@@ -243,7 +262,8 @@ def product_month(
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
     replica_memory = plan.cards_per_replica * knowledge.gpu(plan.gpu).memory_bytes
     read = read_at_start_gb(workload.weights_gb, workload.sixteen_bit_checkpoint_gb, replica_memory)
-    cold = cold_start_seconds(knowledge, product, read, workload.engine_start_seconds)
+    parts = cold_start(knowledge, product, read, workload.engine_start_seconds)
+    cold = parts.seconds
     days, spare = workload.days_per_month, sizing.spare_replicas
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
     work_hours = work_per_day * days
@@ -255,7 +275,7 @@ def product_month(
         month = batch_month(load, instance_rps, instances, product, cold, days)
         running = work_per_day / instances
         share = running / load.hours_per_day
-        return ProductMonth(month, size, instances, spare, 0, instance_rps, cold, work_hours, share, running)
+        return ProductMonth(month, size, instances, spare, 0, instance_rps, parts, work_hours, share, running)
     # An instance of several replicas carries each one's rate within the latency targets, the headroom
     # and what its KV cache holds.
     within, held = plan.rate_within_targets_per_replica, plan.rate_kv_holds
@@ -304,7 +324,7 @@ def product_month(
         spare,
         kept,
         instance_rps,
-        cold,
+        parts,
         work_hours,
         share,
         None,
@@ -350,6 +370,9 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         cold_starts_per_month=month.starts,
         starts_between_requests_per_month=month.between_requests,
         cold_start_seconds=priced.cold,
+        cold_start_platform_seconds=priced.cold_start.platform,
+        cold_start_weights_seconds=priced.cold_start.weights,
+        cold_start_engine_seconds=priced.cold_start.engine,
         idle_timeout_seconds=product.idle_timeout_seconds,
         billing_increment_seconds=product.billing_increment_seconds,
         # A blend only where hours beyond the kept ones are billed at the other price.

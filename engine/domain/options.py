@@ -57,7 +57,16 @@ class ServerlessBilling(ResultModel):
     day's first start is not one)."""
     cold_start_seconds: float
     """One cold start: the platform's start, the weights at the product's load rate and the serving
-    engine's start at best (a lower bound)."""
+    engine's start at best (a lower bound): the sum of the three fields below."""
+    cold_start_platform_seconds: float
+    """Of a cold start: the platform's start (the product's ``start_seconds``, ``catalog serverless``)."""
+    cold_start_weights_seconds: float
+    """Of a cold start: the weights a replica reads at its start, at the catalog's load rate (the 16-bit
+    checkpoint where vLLM or SGLang quantize it to FP8 as they load it)."""
+    cold_start_engine_seconds: float
+    """Of a cold start: the serving engine's start beyond the weights' load (its own measured start, or
+    that of the engine standing in for it: ``ThroughputFile.measured_start``); 0 where neither is
+    measured."""
     idle_timeout_seconds: float
     billing_increment_seconds: int
     warm_usd_per_gpu_hour: float | None
