@@ -126,6 +126,25 @@ class PriceOrigin(ResultModel):
     as_of: dt.date
 
 
+class EngineStartSource(ResultModel):
+    """The measurement behind the serving engine's start a result bills, with each batch run on rented
+    cards (``Option.engine_start_hours``) and in each serverless cold start
+    (``ServerlessBilling.cold_start_engine_seconds``): ``ThroughputFile.measured_start``."""
+
+    engine: str
+    """The workload's serving engine, by name."""
+    seconds: float
+    """Its start beyond the weights' load, at best."""
+    document: str
+    """The source: a document of the knowledge base or a page's address."""
+    title: str
+    as_of: dt.date
+    """When the source was read."""
+    stand_in: str | None = None
+    """The engine whose measured start stands in for ``engine``'s, which the catalog has not measured (its
+    name); None where the figure is ``engine``'s own."""
+
+
 StartUpBilling = Literal["by_the_hour", "serverless", "every_hour"]
 
 

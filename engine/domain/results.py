@@ -19,6 +19,7 @@ from gpu_advisor.engine.domain.knowledge.api_prices import RequestLimit
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.options import (
+    EngineStartSource,
     Option,
     PriceOrigin,
     ServerlessBilling,
@@ -35,6 +36,7 @@ __all__ = [
     "BreakEven",
     "BuyVersusRent",
     "Charts",
+    "EngineStartSource",
     "GpuSizing",
     "InstanceCount",
     "LaunchCommand",
@@ -341,6 +343,9 @@ class Recommendation(ResultModel):
     price_dates: tuple[PriceDate, ...]
     oldest_open_price: dt.date
     """The oldest date of the prices the decision could take (``report/price_age.py``)."""
+    engine_start: EngineStartSource | None = None
+    """The serving engine's start the options bill, where one does (a batch run on rented cards, a
+    serverless cold start) and the catalog measures it."""
     charts: Charts
     saving_worth_mentioning: float = 0.0
     """The share below which two monthly figures are read as even (thresholds.yaml): price dates and

@@ -1,4 +1,4 @@
-"""The dated sources of every price a result shows."""
+"""The dated sources of every price a result shows, and of the serving engine's start it bills."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.own_costs import OwnCosts
-from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate, PriceOrigin
+from gpu_advisor.engine.domain.results import ApiCost, EngineStartSource, Option, PriceDate, PriceOrigin
 from gpu_advisor.engine.rulebook.conclusions import option_filters
 from gpu_advisor.engine.rulebook.schema import Rule
 
@@ -87,6 +87,33 @@ def price_dates(
                 )
             )
     return tuple(sorted(used, key=lambda p: (p.as_of, p.document, p.used_for)))
+
+
+def engine_start_source(
+    knowledge: Knowledge, engine_id: str, options: Sequence[Option]
+) -> EngineStartSource | None:
+    """The measured start of ``engine_id`` (or of the engine standing in for it) where one of ``options``
+    bills it: a batch run on rented cards, or a serverless option, whose cold start holds it; None where
+    none does, or the catalog measures no start."""
+    if not any(
+        o.engine_start_hours or (o.serverless is not None and o.serverless.cold_start_engine_seconds)
+        for o in options
+    ):
+        return None
+    engine, measured = knowledge.serving_engine(engine_id), knowledge.throughput.measured_start(engine_id)
+    source, as_of = measured.start_source, measured.start_as_of
+    if measured.start_seconds is None or source is None or as_of is None:
+        return None
+    title = knowledge.document(source.document).title if source.document else source.title
+    document = source.document or source.url or ""
+    return EngineStartSource(
+        engine=engine.name,
+        seconds=measured.start_seconds,
+        document=document,
+        title=title or document,
+        as_of=as_of,
+        stand_in=measured.name if measured.id != engine.id else None,
+    )
 
 
 @dataclass(frozen=True)

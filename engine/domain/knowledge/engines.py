@@ -3,6 +3,7 @@ holds and runs at once. Each profile is sourced from the engine's own code or do
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -106,6 +107,8 @@ class ServingEngine(Sourced):
     cached, the weights on local disk): what each batch run pays on its cards beside the weights' load.
     None where no measurement is sourced: not counted, and the memo says so."""
     start_source: Citation | None = None
+    start_as_of: dt.date | None = None
+    """When ``start_source`` was read: the date the memo's sources list the start with."""
     start_stand_in: ServingEngineId | None = None
     """Where the catalog has no measurement of the engine's start: the engine whose measured start stands
     in for it (what every engine does at start, process and CUDA start, memory profiling and CUDA graph
@@ -172,6 +175,8 @@ class ServingEngine(Sourced):
             raise ValueError("weight_only_fp8_moe_since needs weight_only_fp8_moe_flag")
         if (self.start_seconds is None) != (self.start_source is None):
             raise ValueError("give start_seconds and start_source together")
+        if (self.start_seconds is None) != (self.start_as_of is None):
+            raise ValueError("give start_seconds and start_as_of together")
         if self.start_seconds is not None and self.start_stand_in is not None:
             raise ValueError("give start_seconds or start_stand_in, not both")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
