@@ -272,10 +272,12 @@ BANK: dict[str, Any] = {
     "company_country": "CH",
     "personal_data_region": "ch",
 }
+# The workload below records the provider's confirmation: it covers the cards the service starts with.
 RELEASED = (
     "The scaled fleet releases cards as the load falls, and capacity paid by the hour is not promised back "
-    "at the next peak: for a business-critical service that bill holds only where the provider confirms the "
-    "capacity (reserving it bills the quiet hours too)."
+    "at the next peak: the provider's confirmation the workload records (capacity_confirmed) covers the "
+    "cards the service starts with, so that bill holds only where it covers the busiest hour's cards too "
+    "(reserving them bills the quiet hours as well)."
 )
 
 
