@@ -1,5 +1,6 @@
-"""check judges a proposal's latency the way recommend states it: the peak on the replicas beside the
-spares the rules ask for. The recommended fleet proposed as it is gets the figures its memo gives."""
+"""check works out a proposal's latency the way recommend states it: the peak on the replicas beside the
+spares the rules ask for (LAT013, LAT014), beside the peak on all of them (LAT005, LAT006). The recommended
+fleet proposed as it is gets the figures its memo gives."""
 
 from __future__ import annotations
 
@@ -32,7 +33,12 @@ def test_the_recommended_fleet_gets_the_memos_latency_in_check(tmp_path: Path) -
     result = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
     (data,) = json.loads(result.output)
     evidence = {item["rule_id"]: item["evidence"] for item in data["results"]}
-    assert evidence["LAT005"]["time_to_first_token_at_peak_ms"] == pytest.approx(row.time_to_first_token_ms)
-    assert evidence["LAT006"]["time_per_output_token_at_peak_ms"] == pytest.approx(
+    # The checks of a replica lost at the peak read the memo's figures: the two replicas beside the spare.
+    assert evidence["LAT013"]["replica_lost_at_peak"] is True
+    assert evidence["LAT013"]["time_to_first_token_at_peak_ms"] == pytest.approx(row.time_to_first_token_ms)
+    assert evidence["LAT014"]["time_per_output_token_at_peak_ms"] == pytest.approx(
         row.time_per_output_token_ms
     )
+    # LAT005 and LAT006 read the peak spread over all three, sooner than over two.
+    assert evidence["LAT005"]["time_to_first_token_intact_ms"] < row.time_to_first_token_ms
+    assert evidence["LAT006"]["time_per_output_token_intact_ms"] < row.time_per_output_token_ms

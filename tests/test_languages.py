@@ -51,11 +51,11 @@ def test_check_speaks_german_in_euro() -> None:
 
 def test_environment_variables_choose_language_and_currency_and_options_win() -> None:
     german = check_de(env={"GPU_ADVISOR_LANG": "de", "GPU_ADVISOR_CURRENCY": "EUR"})
-    assert "22 bestanden, 3 mit Warnung, 0 nicht bestanden, 0 offen" in german
+    assert "24 bestanden, 3 mit Warnung, 0 nicht bestanden, 0 offen" in german
     english = check_de(
         "--lang", "en", "--currency", "USD", env={"GPU_ADVISOR_LANG": "de", "GPU_ADVISOR_CURRENCY": "EUR"}
     )
-    assert "22 passed, 3 with warnings, 0 failed, 0 unknown" in english
+    assert "24 passed, 3 with warnings, 0 failed, 0 unknown" in english
 
 
 def test_an_unknown_language_in_the_environment_is_bad_input() -> None:

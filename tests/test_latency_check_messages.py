@@ -1,7 +1,8 @@
 """The advice of the proposal checks LAT005/LAT006, which depends on why the proposal misses: a GPU the
 latency rules rule out (no number of replicas helps, LAT009), a replica whose lone request already
-misses what the workload is planned to (more cards per replica), or a queue (more replicas); in English
-and German, from the facts alone."""
+misses what the workload is planned to (more cards per replica), or a queue (more replicas); and the
+warnings LAT013/LAT014 of replicas that miss only with one of them lost; in English and German, from the
+facts alone."""
 
 from __future__ import annotations
 
@@ -24,9 +25,11 @@ PROPOSAL: dict[str, Any] = {
     "gpus": 8,
     "cards_per_replica": 8,
     "time_to_first_token_at_peak_ms": 552.0,
+    "time_to_first_token_intact_ms": 552.0,
     "time_to_first_token_planned_ms": 472.0,
     "max_time_to_first_token_ms": 300.0,
     "time_per_output_token_at_peak_ms": 30.0,
+    "time_per_output_token_intact_ms": 30.0,
     "time_per_output_token_planned_ms": 20.0,
     "max_time_per_output_token_ms": 20.0,
     # The workload states both targets (a proposal check's details say so).
@@ -126,6 +129,123 @@ def test_a_single_card_replica_is_named_as_one_card() -> None:
     assert message("LAT005", "de", **one).startswith(
         "In der Spitze lassen 1 × b200 (eine Karte pro Replikat)"
     )
+
+
+def test_the_proposal_is_failed_on_all_its_replicas_serving() -> None:
+    """LAT005 and LAT006 state the peak spread over every proposed replica (the intact figures), whatever
+    the figure with one of them lost."""
+    three = {"gpus": 24, "time_to_first_token_intact_ms": 500.0, "time_to_first_token_alone_ms": 419.0}
+    assert message("LAT005", "en", **three).startswith(
+        "At the peak, with all 3 replicas serving, 24 × b200 (replicas of 8 cards) keep a user waiting about "
+        "500 ms for the first token, above the 472 ms"
+    )
+    assert message("LAT005", "de", **three).startswith(
+        "In der Spitze, wenn alle 3 Replikate bedienen, lassen 24 × b200 (Replikate aus 8 Karten) einen "
+        "Nutzer etwa 500 ms auf das erste Token warten"
+    )
+    two = {"gpus": 16, "time_per_output_token_intact_ms": 1e12, "peak_overloads_intact": True}
+    assert message("LAT006", "en", **two).startswith(
+        "At the peak, with both replicas serving, 16 × b200 (replicas of 8 cards) cannot carry the load: the "
+        "time between tokens grows without bound, above the workload's target of 20 ms."
+    )
+    assert message("LAT006", "de", **two).startswith(
+        "In der Spitze, wenn beide Replikate bedienen, tragen 16 × b200 (Replikate aus 8 Karten) die Last "
+        "nicht: Die Zeit zwischen zwei Tokens wächst ohne Grenze, über dem Ziel des Workloads von 20 ms."
+    )
+
+
+LOST = {"replica_lost_at_peak": True, "gpus_for_peak": 24, "gpus_needed": 32}
+NO_SPARE = {**LOST, "gpus": 24, "replicas_left_at_peak": 2}
+"""Three replicas the peak needs, no spare (SIZ012): two left while one is lost."""
+WITH_SPARE = {**LOST, "gpus": 32, "replicas_left_at_peak": 3}
+"""Four replicas: three for the peak and the spare standing in for a lost one."""
+SHORT = {**LOST, "gpus": 16, "replicas_left_at_peak": 1, "peak_overloads_replicas": True}
+"""Two replicas, below the peak's three (SIZ009): the one left overloaded."""
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "changes", "lang", "said"),
+    [
+        (
+            "LAT013",
+            {**NO_SPARE, "time_to_first_token_at_peak_ms": 552.0, "time_to_first_token_intact_ms": 441.0},
+            "en",
+            "At the peak, with a replica lost and no spare to stand in (SIZ012), the 2 replicas left of 24 × "
+            "b200 (replicas of 8 cards) keep a user waiting about 552 ms for the first token, above the 472 "
+            "ms the workload's replicas can be planned to (its 300 ms lies below the closest GPU's lone "
+            "prompt plus the estimate's mean latency error, so no number of replicas is planned to it). With "
+            "all 3 serving they keep it to about 441 ms, within it: the spare the rules ask for (SIZ012) "
+            "keeps the target through a loss.",
+        ),
+        (
+            "LAT013",
+            {**NO_SPARE, "time_to_first_token_at_peak_ms": 552.0, "time_to_first_token_intact_ms": 441.0},
+            "de",
+            "In der Spitze, mit einem ausgefallenen Replikat und keinem Ersatz, der einspringt (SIZ012), "
+            "lassen die 2 verbliebenen Replikate von 24 × b200 (Replikate aus 8 Karten) einen Nutzer etwa "
+            "552 ms auf das erste Token warten, über den 472 ms, auf die sich die Replikate des Workloads "
+            "planen lassen (seine 300 ms liegen unter dem einzelnen Prompt der nächstkommenden GPU zuzüglich "
+            "des mittleren Latenzfehlers der Schätzung, daher lässt sich keine Zahl von Replikaten darauf "
+            "planen). Bedienen alle 3, sind es etwa 441 ms, darunter: Das von den Regeln verlangte "
+            "Ersatzreplikat (SIZ012) hält das Ziel auch bei einem Ausfall.",
+        ),
+        (
+            "LAT013",
+            {
+                **SHORT,
+                "time_to_first_token_at_peak_ms": 1e12,
+                "time_to_first_token_intact_ms": 400.0,
+                "max_time_to_first_token_ms": 500.0,
+                "time_to_first_token_planned_ms": 500.0,
+            },
+            "en",
+            "At the peak, with a replica lost (the cards fall short of the peak even with none lost: "
+            "SIZ009), the one replica left of 16 × b200 (replicas of 8 cards) cannot carry the load: the "
+            "wait for the first token grows without bound, above the workload's target of 500 ms. With both "
+            "serving they keep it to about 400 ms, within it: more replicas keep the target through a loss.",
+        ),
+        (
+            "LAT014",
+            {**WITH_SPARE, "time_per_output_token_at_peak_ms": 25.0, "time_per_output_token_intact_ms": 18.0},
+            "en",
+            "At the peak, with a spare standing in for a lost replica, the 3 replicas left of 32 × b200 "
+            "(replicas of 8 cards) take about 25 ms between tokens, above the workload's target of 20 ms. "
+            "With all 4 serving they take about 18 ms, within it: more replicas keep the target through a "
+            "loss.",
+        ),
+        (
+            "LAT014",
+            {**WITH_SPARE, "time_per_output_token_at_peak_ms": 25.0, "time_per_output_token_intact_ms": 18.0},
+            "de",
+            "In der Spitze, während ein Ersatzreplikat für ein ausgefallenes einspringt, brauchen die 3 "
+            "verbliebenen Replikate von 32 × b200 (Replikate aus 8 Karten) etwa 25 ms zwischen zwei Tokens, "
+            "über dem Ziel des Workloads von 20 ms. Bedienen alle 4, sind es etwa 18 ms, darunter: Mehr "
+            "Replikate halten das Ziel auch bei einem Ausfall.",
+        ),
+        (
+            "LAT014",
+            {
+                **SHORT,
+                "time_per_output_token_at_peak_ms": 1e12,
+                "time_per_output_token_intact_ms": 18.0,
+                "tpot_target_stated": False,
+            },
+            "de",
+            "In der Spitze, mit einem ausgefallenen Replikat (die Karten reichen auch ohne Ausfall nicht für "
+            "die Spitze: SIZ009), trägt das eine verbliebene Replikat von 16 × b200 (Replikate aus 8 Karten) "
+            "die Last nicht: Die Zeit zwischen zwei Tokens wächst ohne Grenze, über dem Standardziel von 20 "
+            "ms (der Workload nennt keines). Bedienen beide, sind es etwa 18 ms, darunter: Mehr Replikate "
+            "halten das Ziel auch bei einem Ausfall.",
+        ),
+    ],
+)
+def test_a_replica_lost_says_the_replicas_left_beside_all_of_them(
+    rule_id: str, changes: dict[str, Any], lang: str, said: str
+) -> None:
+    """LAT013 and LAT014 state the replicas left after a loss (with a spare standing in, without the spare
+    SIZ012 asks for, or below the peak's cards: SIZ009), beside the figure all of them keep, and what
+    keeps the target through a loss."""
+    assert message(rule_id, lang, **changes) == said
 
 
 LATENCY_FIT = BASE["latency_fit"]

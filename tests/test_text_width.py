@@ -274,7 +274,7 @@ def test_check_messages_wrap_under_their_indent(
           GPU: the spare replica the rules add for a business-critical or
           latency-sensitive service, or the workload's own min_replicas. A
           failed card takes its replica down, and with it the peak.
-  22 passed, 3 with warnings, 0 failed, 0 unknown
+  24 passed, 3 with warnings, 0 failed, 0 unknown
 
 """,
         "check100.txt": """examples/proposals/public-chat.yaml:4 #1 chat on four reserved H100: WARN
@@ -292,7 +292,7 @@ def test_check_messages_wrap_under_their_indent(
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this GPU: the spare replica
           the rules add for a business-critical or latency-sensitive service, or the workload's own
           min_replicas. A failed card takes its replica down, and with it the peak.
-  22 passed, 3 with warnings, 0 failed, 0 unknown
+  24 passed, 3 with warnings, 0 failed, 0 unknown
 
 """,
     }

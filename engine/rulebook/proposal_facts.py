@@ -97,10 +97,19 @@ class ProposalFact(Fact):
     time_to_first_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     peak_overloads_replicas: Annotated[bool, Guard("latency_known")]
-    """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
+    """The replicas the peak is worked out on (``replicas_left_at_peak``) cannot carry it: the queue, and
+    so the wait, grows without bound."""
     replica_lost_at_peak: Annotated[bool, Guard("latency_known")] = False
     """The peak's latency is worked out on the proposed replicas beside the spares the rules ask for, as
-    while they stand in for lost ones: fewer than all of them serve (LAT005's and LAT006's messages)."""
+    while they stand in for lost ones: fewer than all of them serve (LAT013's and LAT014's messages)."""
+    replicas_left_at_peak: Annotated[int, Guard("latency_known")] = 0
+    """The replicas the ``*_at_peak_ms`` figures are worked out on (all of them where no spare is asked)."""
+    time_to_first_token_intact_ms: Annotated[float, Guard("latency_known")] = 0.0
+    time_per_output_token_intact_ms: Annotated[float, Guard("latency_known")] = 0.0
+    """The peak spread over all the proposed replicas, none lost (LAT005, LAT006); a serverless
+    proposal's lone request on one instance, as ``*_at_peak_ms``."""
+    peak_overloads_intact: Annotated[bool, Guard("latency_known")] = False
+    """All the proposed replicas together cannot carry the peak: the queue grows without bound."""
     busiest_hour_requests_per_second: Annotated[float, Guard("latency_known")] = 0.0
     """The busiest hour's mean arrival rate (``Load.busiest_hour_requests_per_second``)."""
     proposed_requests_per_second: Annotated[float, Guard("latency_known")] = 0.0

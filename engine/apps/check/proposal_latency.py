@@ -34,9 +34,10 @@ def latency_facts(
     scales_out: bool = False,
 ) -> dict[str, Any]:
     """What a user sees at the peak on the proposed cards: the peak spread over the replicas they hold
-    (the usual card count each) beside the spares the rules ask for, and the workload's targets.
-    ``scales_out``: a serverless product, whose proposed cards are one instance's and which starts more
-    instances as requests wait: the nearest it comes is what a lone request sees on one instance."""
+    (the usual card count each) beside the spares the rules ask for (``*_at_peak_ms``), the same over all
+    of them (``*_intact_ms``), and the workload's targets. ``scales_out``: a serverless product, whose
+    proposed cards are one instance's and which starts more instances as requests wait: the nearest it
+    comes is what a lone request sees on one instance."""
     resolved, load = evaluation.workload, evaluation.capacity.load
     ttft, tpot = resolved.max_time_to_first_token_ms, resolved.max_time_per_output_token_ms
     targets = {
@@ -64,6 +65,10 @@ def latency_facts(
             "time_per_output_token_at_peak_ms": 0.0,
             "peak_overloads_replicas": False,
             "replica_lost_at_peak": False,
+            "replicas_left_at_peak": 0,
+            "time_to_first_token_intact_ms": 0.0,
+            "time_per_output_token_intact_ms": 0.0,
+            "peak_overloads_intact": False,
             "busiest_hour_requests_per_second": 0.0,
             "proposed_requests_per_second": 0.0,
             "time_to_first_token_planned_ms": 0.0,
@@ -78,6 +83,10 @@ def latency_facts(
     spares = evaluation.market.replicas.sizing.spare_replicas
     serving = replicas - spares if replicas > spares else replicas
     point = alone if scales_out else at_rate(performance.roofline, load.peak_requests_per_second / serving)
+    # The peak over all the proposed replicas, none lost: what the LAT checks fail a proposal on.
+    intact = alone if scales_out else at_rate(performance.roofline, load.peak_requests_per_second / replicas)
+    # One-token answers have no time between tokens, however long their first one waits.
+    stepped = bool(performance.roofline.decode_steps)
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
     # that cannot come as near is held to it as well.
     return {
@@ -86,12 +95,17 @@ def latency_facts(
         "time_per_output_token_planned_ms": verdicts.planned_time_per_output_token_ms or tpot or 0.0,
         "latency_known": True,
         "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
-        # One-token answers have no time between tokens, however long their first one waits.
         "time_per_output_token_at_peak_ms": UNBOUNDED_MS
-        if point.saturated and performance.roofline.decode_steps
+        if point.saturated and stepped
         else point.time_per_output_token_ms,
         "peak_overloads_replicas": point.saturated,
         "replica_lost_at_peak": not scales_out and serving < replicas,
+        "replicas_left_at_peak": replicas if scales_out else serving,
+        "time_to_first_token_intact_ms": UNBOUNDED_MS if intact.saturated else intact.time_to_first_token_ms,
+        "time_per_output_token_intact_ms": UNBOUNDED_MS
+        if intact.saturated and stepped
+        else intact.time_per_output_token_ms,
+        "peak_overloads_intact": intact.saturated,
         "busiest_hour_requests_per_second": load.busiest_hour_requests_per_second,
         "proposed_requests_per_second": replicas * performance.requests_per_second,
         # What a lone request sees on one proposed replica: where it is within what the workload is planned

@@ -103,8 +103,13 @@ def check_item(
     unbounded = [name for name, value in evidence.items() if value == UNBOUNDED_MS]
     if unbounded:
         # A wait that grows without bound is compared as UNBOUNDED_MS; the evidence gives no figure for
-        # it (null) and says why.
-        evidence.update(dict.fromkeys(unbounded), peak_overloads_replicas=True)
+        # it (null) and says why: all the proposed replicas (an intact figure) or those left after a loss
+        # cannot carry the peak.
+        overloaded = {
+            "peak_overloads_intact" if name.endswith("_intact_ms") else "peak_overloads_replicas"
+            for name in unbounded
+        }
+        evidence.update(dict.fromkeys(unbounded), **dict.fromkeys(overloaded, True))
     if LOCATION_FACTS & evidence.keys() and data["region"]:
         # Where the proposal runs, down to the countries of its regions, beside the check's verdict on it.
         evidence.update({name: data[name] for name in ("region", "jurisdiction", "countries")})
