@@ -417,18 +417,34 @@ def test_the_memo_says_which_rules_on_personal_data_are_not_assessed() -> None:
 
 
 def test_the_swiss_and_uk_laws_say_which_regions_the_catalog_lacks() -> None:
-    """Swiss, EU and UK regions qualify under the revDSG, but the catalog has no Swiss region and no UK
-    one: the message says so, and names the UK no longer where an overrides file adds a UK region."""
+    """Swiss, EU and UK regions qualify under the revDSG and UK GDPR; the catalog has a Swiss region
+    (Google Cloud's europe-west6, Zurich) but no UK one: the message names the UK, and nothing once an
+    overrides file adds a UK region."""
     message = finding(personal(company_country="CH"), "RES007")
     assert message.endswith(
-        "The catalog lists no region in Switzerland or in the UK: its rented and hosted options that "
-        "qualify are in the EU (own hardware stands in the company's country)."
+        "Where the GDPR applies too, only EU regions remain. The catalog lists no region in the UK."
     )
     assert finding(personal(company_country="GB"), "RES009").endswith(
-        "The catalog lists no region in Switzerland or in the UK: its rented and hosted options that "
-        "qualify are in the EU (own hardware stands in the company's country)."
+        "Where the GDPR applies too, only EU regions remain. The catalog lists no region in the UK."
     )
     with_uk = finding(personal(lambda_uk(), company_country="CH"), "RES007")
-    assert with_uk.endswith(
-        "Where the GDPR applies too, only EU regions remain. The catalog lists no region in Switzerland."
+    assert with_uk.endswith("Where the GDPR applies too, only EU regions remain.")
+
+
+def test_the_swiss_region_is_admitted_for_swiss_personal_data_and_kept_by_a_swiss_only_policy() -> None:
+    """Google Cloud's Zurich L4 instances: admitted under the revDSG, excluded under the GDPR (the tool
+    relies on no adequacy decision), and priced at Google's list price in Switzerland (no EU premium)."""
+    swiss = personal(company_country="CH", model={"name": "llama-3.1-8b", "precision": "fp8"})
+    zurich = [o for o in swiss.options if o.provider == "gcp" and o.regions == ("europe-west6",)]
+    assert [(o.offer, o.jurisdiction, o.countries, o.price_basis) for o in zurich] == [
+        ("g2-standard-4-europe-west6", "CH", ("CH",), "list"),
+        ("g2-standard-europe-west6", "CH", ("CH",), "list"),
+    ]
+    assert [o.usd_per_gpu_hour for o in zurich] == [0.975748092, 1.360363676]
+    assert not any(residency_exclusions(o) for o in zurich)
+    german = personal(model={"name": "llama-3.1-8b", "precision": "fp8"})
+    assert all(
+        residency_exclusions(o) == ["RES001"]
+        for o in german.options
+        if o.provider == "gcp" and o.regions == ("europe-west6",)
     )
