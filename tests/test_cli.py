@@ -192,7 +192,7 @@ def test_rules_lists_the_catalog() -> None:
     assert result.exit_code == 0
     assert "DEP001  deployment      advice    Under the API line: use a managed API" in result.output
     data = json.loads(invoke("rules", "--format", "json", "--topic", "residency").output)
-    assert [rule["id"] for rule in data] == [f"RES{number:03d}" for number in range(1, 18)]
+    assert [rule["id"] for rule in data] == [f"RES{number:03d}" for number in range(1, 19)]
 
 
 def test_rules_list_is_the_rules_listing() -> None:

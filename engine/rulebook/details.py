@@ -27,6 +27,14 @@ class OtherPrice(Details):
     as_of: dt.date
 
 
+class CountryPlace(Details):
+    """A country an option's regions are in: its ISO code and the knowledge base's English name (the code
+    where it has none), which the ``country`` filter says in the reader's language."""
+
+    code: str
+    name: str
+
+
 class ServerlessDetails(Details):
     """The cheapest admitted serverless option and the best dedicated one, as the messages name them."""
 
@@ -303,6 +311,10 @@ class EconomicsDetails(Details):
     """The admitted options' European providers, as a sentence lists them ("" without one)."""
     best_option_foreign_reach: bool = False
     """The cheapest admitted rental is of one of those providers."""
+    best_option_places: tuple[CountryPlace, ...] = ()
+    """The countries of its regions where they lie outside the company's country (``pipeline.abroad``;
+    RES018), and their jurisdiction ("" otherwise)."""
+    best_option_jurisdiction: str = ""
     best_option_sla_unknown: bool
     """The best option's provider is one of them."""
     sla_established_best_name: str | Words

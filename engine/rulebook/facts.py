@@ -28,6 +28,7 @@ from pydantic.fields import FieldInfo
 from gpu_advisor.engine.domain.choices import FactKind
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.rulebook.api_facts import ApiFact
+from gpu_advisor.engine.rulebook.economics_residency import EconomicsResidency
 from gpu_advisor.engine.rulebook.fact_base import (
     LARGEST_ENGINE_FLOAT,
     SMALLEST_ENGINE_NUMBER,
@@ -167,10 +168,9 @@ class WorkloadFact(Fact):
     superseded_prices_listed: bool
     """The catalog lists prices its providers' own newer ones replace (offers' ``superseded_by``)."""
     withdrawn_api_stands_in: bool
-    """The catalog lists an API price whose product no longer serves the priced model (``withdrawn_on``)
-    and that is large enough to stand in for the workload's model (``api_costs.large_enough``): the
-    comparison could take it, for the model's own price or as a larger model's where the model's are
-    excluded."""
+    """The catalog lists an API price whose product no longer serves the priced model (``withdrawn_on``) and
+    that is large enough to stand in for the workload's model (``api_costs.large_enough``): the comparison
+    could take it, for the model's own price or as a larger model's where the model's are excluded."""
     other_reasoning_api_stands_in: bool = False
     """Among the API prices the comparison would choose among (the model's own, else the nearest size
     class above it: ``api_costs.nearest_class``), before the rules' exclusions or after the other rules'
@@ -215,7 +215,7 @@ class ServerlessFact(Fact):
     """The cheapest of them."""
 
 
-class EconomicsFact(Fact):
+class EconomicsFact(EconomicsResidency):
     about_workload: ClassVar[bool] = True
 
     kind: Literal["economics"] = "economics"
