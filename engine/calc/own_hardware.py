@@ -17,8 +17,8 @@ from gpu_advisor.engine.calc.costs import (
     node_busy_share,
     own_hardware_cost,
 )
-from gpu_advisor.engine.calc.plan_variants import without_spares
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone
+from gpu_advisor.engine.calc.plan_variants import same_shape, throughput_alone, without_spares
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge

@@ -1,12 +1,14 @@
 """A replica plan as run otherwise: without the spares a rule added (what they cost is the bill less
 this one's), a batch's plan on every replica the whole instances it rents hold, and a batch's plan with
-the replicas a spot run's rework needs."""
+the replicas a spot run's rework needs; whether two plans bill alike, and the plan throughput alone
+chooses as a result states it."""
 
 from __future__ import annotations
 
 import math
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.domain.options import ThroughputAlone
 
 
 def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
@@ -71,4 +73,22 @@ def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
         gpus_for_peak=working * plan.cards_per_replica,
         spare_replicas=plan.replicas - working,
         rework_replicas=rework,
+    )
+
+
+def same_shape(plan: ReplicaPlan, other: ReplicaPlan) -> bool:
+    """The two plans bill alike on any offer: the same cards per replica and replicas."""
+    return (plan.cards_per_replica, plan.replicas) == (other.cards_per_replica, other.replicas)
+
+
+def throughput_alone(plan: ReplicaPlan, usd_per_month: float, servers: int | None = None) -> ThroughputAlone:
+    """``plan``, the plan throughput alone chooses (``capacity.plan_for_throughput_alone``), as a result
+    states it, with its bill (and, on own servers, the servers that hold it)."""
+    return ThroughputAlone(
+        cards_per_replica=plan.cards_per_replica,
+        replicas=plan.replicas,
+        spare_replicas=plan.spare_replicas,
+        gpus=plan.gpus,
+        usd_per_month=usd_per_month,
+        servers=servers,
     )

@@ -19,6 +19,7 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
+from gpu_advisor.engine.calc.batch_window import batch_window_replicas, leaves_window
 from gpu_advisor.engine.calc.checkpoint import run_start
 from gpu_advisor.engine.calc.count_limits import below_usual_count, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
@@ -37,7 +38,6 @@ from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
-from gpu_advisor.engine.domain.options import ThroughputAlone
 
 
 class ReplicaPlan(NamedTuple):
@@ -120,27 +120,29 @@ class ReplicaPlan(NamedTuple):
         return self.weights_load_hours + self.engine_start_hours
 
 
-def batch_window_replicas(rps: float, load: Load, sizing: Sizing, start_hours: float = 0.0) -> float:
-    """A batch's replicas for its window before rounding up (``ReplicaPlan.window_replicas``): the work
-    within what the window leaves after each run's start (``start_hours``: the weights' load and the
-    engine's start, which take the window's first minutes)."""
-    work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-    # At least a second: no catalog model's start fills the shortest window a workload may give.
-    window_seconds = max(1.0, (load.hours_per_day - start_hours) * SECONDS_PER_HOUR)
-    return work_seconds / sizing.batch_capacity_share / window_seconds
-
-
-def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held: float | None = None) -> int:
-    """The replicas the peak (or the batch's work in its window) needs, spares aside; ``within``: the
-    rate per replica within the latency targets (``rate_within_targets``); ``held``: at most this rate
-    (``ReplicaPlan.rate_kv_holds``)."""
+def _for_peak(
+    rps: float,
+    within: float | None,
+    load: Load,
+    sizing: Sizing,
+    held: float | None = None,
+    start: float = 0.0,
+) -> int:
+    """The replicas the peak (or the batch's work in what its run's start, ``start`` hours, leaves of its
+    window) needs, spares aside; ``within``: the rate per replica within the latency targets
+    (``rate_within_targets``); ``held``: at most this rate (``ReplicaPlan.rate_kv_holds``)."""
     if load.served_in_paid_hours:
-        return max(1, math.ceil(batch_window_replicas(rps, load, sizing)))
+        return max(1, math.ceil(batch_window_replicas(rps, load, sizing, start)))
     return max(1, math.ceil(load.peak_requests_per_second / usable_rate(rps, within, sizing, held)))
 
 
 def _count_order(
-    performance: ReplicaPerformance, held: float | None, figures: SizingFigures, load: Load, sizing: Sizing
+    performance: ReplicaPerformance,
+    held: Mapping[int, float | None],
+    starts: Mapping[int, tuple[float, float]],
+    figures: SizingFigures,
+    load: Load,
+    sizing: Sizing,
 ) -> tuple[float, bool, int, bool, int]:
     """How ``plans_by_gpu`` ranks a card count: one planned to every latency target first, else the
     closest (``shortfall_alone``, ``Sizing.choosing_cards``); then one the engine loads split over its
@@ -148,16 +150,18 @@ def _count_order(
     fewest cards for the peak (a batch: for its window's work, fewer cards a replica at a lower rate or
     more at a higher one, as each count's throughput at the batch its KV cache holds decides); then one
     its KV cache does not cap (a capped replica carries less a card in every hour below the peak); then
-    fewer cards."""
+    fewer cards. ``held``, ``starts``: by card count, ``ReplicaPlan.rate_kv_holds`` and a batch run's
+    start (``checkpoint.run_start``)."""
     if load.served_in_paid_hours:
         shortfall, within = 1.0, None
     else:
         shortfall = shortfall_alone(performance, sizing.choosing_cards())
         within = rate_within_targets(performance, sizing)
     cards = performance.cards
-    for_peak = _for_peak(performance.requests_per_second, within, load, sizing, held) * cards
+    rate, start = performance.requests_per_second, sum(starts[cards])
+    for_peak = _for_peak(rate, within, load, sizing, held[cards], start) * cards
     refused = figures.refuses_tensor_split(performance.tensor_parallel)
-    return shortfall, refused, for_peak, held is not None, cards
+    return shortfall, refused, for_peak, held[cards] is not None, cards
 
 
 def plan_replicas(
@@ -299,24 +303,6 @@ def _planned(
     )
 
 
-def same_shape(plan: ReplicaPlan, other: ReplicaPlan) -> bool:
-    """The two plans bill alike on any offer: the same cards per replica and replicas."""
-    return (plan.cards_per_replica, plan.replicas) == (other.cards_per_replica, other.replicas)
-
-
-def throughput_alone(plan: ReplicaPlan, usd_per_month: float, servers: int | None = None) -> ThroughputAlone:
-    """``plan``, the plan throughput alone chooses (``capacity.plan_for_throughput_alone``), as a result
-    states it, with its bill (and, on own servers, the servers that hold it)."""
-    return ThroughputAlone(
-        cards_per_replica=plan.cards_per_replica,
-        replicas=plan.replicas,
-        spare_replicas=plan.spare_replicas,
-        gpus=plan.gpus,
-        usd_per_month=usd_per_month,
-        servers=servers,
-    )
-
-
 def latency_at_peak(plan: ReplicaPlan) -> OperatingPoint:
     """What a user sees at the peak: a service's peak spread over the replicas (queueing for the prefill
     included); a batch's replicas with their batch full."""
@@ -349,6 +335,7 @@ def plans_by_gpu(
     among those that can meet the latency targets (all counts where none can)."""
     plans = {}
     fits = {fit.gpu: fit for fit in figures.fits}
+    batch = load.served_in_paid_hours
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if only is not None and gpu not in only:
             continue
@@ -359,6 +346,12 @@ def plans_by_gpu(
         # ``replica_performance`` estimates at every count), so a count below the usual one carries it at
         # that rate where it costs fewer cards for the window's work (``_count_order``).
         held = {p.cards: kv_held_rate(knowledge, figures, fit, p, load, sizing) for p in candidates}
+        # A batch run's start on each count, in hours: a count whose start leaves nothing of the window is
+        # none (``calc.batch_window``); the others' work is counted in what it leaves.
+        starts = {
+            p.cards: run_start(knowledge, figures, gpu, p.cards) if batch else (0.0, 0.0) for p in candidates
+        }
+        in_window = {p.cards for p in candidates if leaves_window(load, sum(starts[p.cards]))}
         if cards is not None and gpu in cards:
             given = cards[gpu]
             candidates = (
@@ -368,18 +361,20 @@ def plans_by_gpu(
         else:
             # A replica whose cards all-reduce over PCIe is the wrong offer (NET001), so it is not chosen
             # where a count on one card or one link carries the load, however many more cards it takes.
-            linked = tuple(p for p in candidates if not over_pcie(knowledge, gpu, p.cards))
+            linked = tuple(
+                p for p in candidates if not over_pcie(knowledge, gpu, p.cards) and p.cards in in_window
+            )
             candidates = linked or candidates
+        candidates = tuple(p for p in candidates if p.cards in in_window)
         if not candidates:
-            continue  # cards given on a GPU with no usual count: no replica it would run
+            continue  # cards given on a GPU with no usual count, or no count's start leaves the window
         # The winning count's plan only: the others are compared by what decides between them.
         chosen = (
             candidates[0]
             if len(candidates) == 1
-            else min(candidates, key=lambda p: _count_order(p, held.get(p.cards), figures, load, sizing))
+            else min(candidates, key=lambda p: _count_order(p, held, starts, figures, load, sizing))
         )
-        start = run_start(knowledge, figures, gpu, chosen.cards) if load.served_in_paid_hours else (0.0, 0.0)
-        plans[gpu] = plan_replicas(chosen, load, sizing, held.get(chosen.cards), start)
+        plans[gpu] = plan_replicas(chosen, load, sizing, held[chosen.cards], starts[chosen.cards])
     return plans
 
 

@@ -29,9 +29,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from gpu_advisor.engine.calc.batch_window import batch_window_replicas
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
+from gpu_advisor.engine.calc.cold_start import ColdStart, cold_start
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_window_replicas
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless_hours import (
     HourDemand,
     Month,
@@ -167,29 +169,6 @@ def instance_size(entry: ServerlessGpu, cards_per_replica: int) -> int | None:
     return min((size for size in entry.instance_gpus if size >= cards_per_replica), default=None)
 
 
-class ColdStart(NamedTuple):
-    """One cold start's parts in seconds, each at its best: a floor."""
-
-    platform: float
-    """The platform's start (``ServerlessProduct.start_seconds``)."""
-    weights: float
-    """The weights a replica reads at its start, at the catalog's load rate."""
-    engine: float
-    """The serving engine's own start beyond the weights' load (``ThroughputFile.measured_start``)."""
-
-    @property
-    def seconds(self) -> float:  # the parts added in this order, as the result's fields sum
-        return self.platform + self.weights + self.engine
-
-
-def cold_start(
-    knowledge: Knowledge, product: ServerlessProduct, weights_gb: float, engine_start_seconds: float
-) -> ColdStart:
-    """``product``'s start for a replica that reads ``weights_gb``, in its three parts."""
-    weights = knowledge.serverless.weights_load_seconds(weights_gb)
-    return ColdStart(product.start_seconds, weights, engine_start_seconds)
-
-
 @dataclass(frozen=True)
 class ServerlessWorkload:
     """What every serverless listing is priced against: the workload's load and its replica plans."""
@@ -208,6 +187,16 @@ class ServerlessWorkload:
     """The hours a kept-warm instance is billed: the workload's paid hours (every hour for a service
     around the clock)."""
     keep_warm: bool
+
+
+def instance_cold_start(
+    knowledge: Knowledge, product: ServerlessProduct, plan: ReplicaPlan, workload: ServerlessWorkload
+) -> ColdStart:
+    """``cold_start`` of an instance of ``product`` whose replicas are ``plan``'s: it reads what such a
+    replica reads as it starts (``checkpoint.read_at_start_gb``)."""
+    replica_memory = plan.cards_per_replica * knowledge.gpu(plan.gpu).memory_bytes
+    read = read_at_start_gb(workload.weights_gb, workload.sixteen_bit_checkpoint_gb, replica_memory)
+    return cold_start(knowledge, product, read, workload.engine_start_seconds)
 
 
 class ProductMonth(NamedTuple):
@@ -260,9 +249,7 @@ def product_month(
     that price, as the provider bills them (``always_on_instances``)."""
     load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
-    replica_memory = plan.cards_per_replica * knowledge.gpu(plan.gpu).memory_bytes
-    read = read_at_start_gb(workload.weights_gb, workload.sixteen_bit_checkpoint_gb, replica_memory)
-    parts = cold_start(knowledge, product, read, workload.engine_start_seconds)
+    parts = instance_cold_start(knowledge, product, plan, workload)
     cold = parts.seconds
     days, spare = workload.days_per_month, sizing.spare_replicas
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours

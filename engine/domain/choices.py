@@ -44,6 +44,7 @@ FactKind = Literal[
     "gpu_fit",
     "instance_fit",
     "latency_fit",
+    "batch_start",
     "workload",
     "serverless",
     "economics",

@@ -15,8 +15,8 @@ from gpu_advisor.engine.calc.listings import (
     price_plan,
     to_option,
 )
-from gpu_advisor.engine.calc.plan_variants import without_spares
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone
+from gpu_advisor.engine.calc.plan_variants import same_shape, throughput_alone, without_spares
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer

@@ -14,6 +14,7 @@ from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures, 
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
+from gpu_advisor.engine.pipeline.batch_start import batch_start_fact
 from gpu_advisor.engine.pipeline.capacity import Capacity
 from gpu_advisor.engine.pipeline.latency_fit import (
     EVERY_GPU,
@@ -177,7 +178,7 @@ def judge_gpus(
 ) -> GpuVerdicts:
     """The rules' verdicts on every GPU and offer; with ``resolved``, also on the GPUs that cannot meet
     its latency targets (a service's, ``latency_fit`` facts), compared with the ``admitted`` GPUs
-    (``latency_fit_facts``)."""
+    (``latency_fit_facts``), and on a batch run's start (``batch_start_fact``)."""
     firings = fit_firings(
         evaluator, sizing_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO, capacity.cards)
     )
@@ -199,6 +200,14 @@ def judge_gpus(
         if facts:
             firings = (*firings, *fit_firings(evaluator, facts))
             planned = planned_targets(facts[0])
+    if resolved is not None:
+        # A batch: whether a run's start leaves any of its window on some GPU (no count is planned where
+        # it leaves none, ``calc.batch_window``).
+        tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+        start = batch_start_fact(knowledge, capacity.figures, capacity.load, *tokens)
+        if start is not None:
+            with evaluator.session() as session:
+                firings = (*firings, *session.assert_fact(start))
     quantized = capacity.quantized_figures
     quantized_firings: tuple[Firing, ...] = ()
     if quantized:

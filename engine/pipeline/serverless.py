@@ -8,6 +8,7 @@ import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from gpu_advisor.engine.calc.batch_window import leaves_window
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import (
     Demand,
@@ -15,11 +16,13 @@ from gpu_advisor.engine.calc.serverless import (
     ServerlessBill,
     ServerlessListing,
     ServerlessWorkload,
+    instance_cold_start,
     product_month,
     serverless_bill,
     serverless_billing,
     serverless_listings,
 )
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.serving import MAX_START_SECONDS, ServerlessProduct
@@ -213,9 +216,11 @@ def candidate_for(
     plans: ReplicaPlans,
     unsuitable: dict[str, list[str]],
     workload: ServerlessWorkload,
+    knowledge: Knowledge,
 ) -> Candidate | None:
     """``listing`` as a candidate; None where its GPU has no plan, the rules call the GPU unsuitable for
-    the model (not priced serverless either) or no instance of it holds a replica."""
+    the model (not priced serverless either), no instance of it holds a replica, or a batch's instance
+    would take all of the batch's window to start (``calc.batch_window``)."""
     gpu = listing.gpu.gpu
     plan = plans.plans.get(gpu)
     if plan is None or gpu in unsuitable:
@@ -223,6 +228,11 @@ def candidate_for(
     size = listing.smallest_instance(plan.cards_per_replica)
     if size is None:
         return None
+    load = workload.load
+    if load.served_in_paid_hours:
+        cold = instance_cold_start(knowledge, listing.product, plan, workload).seconds
+        if not leaves_window(load, cold / SECONDS_PER_HOUR):
+            return None
     return Candidate(listing, plan, size, excluded, lower_bound(listing, plan, size, workload))
 
 
@@ -237,7 +247,10 @@ def price_serverless(
     """Every candidate, and the cheapest admitted one priced (``serverless_workload`` for the hours)."""
     workload = serverless_workload(capacity, plans, constraints, knowledge, paid_hours_per_month)
     listed = zip(serverless_listings(knowledge), constraints.serverless_exclusions, strict=True)
-    found = (candidate_for(listing, excluded, plans, unsuitable, workload) for listing, excluded in listed)
+    found = (
+        candidate_for(listing, excluded, plans, unsuitable, workload, knowledge)
+        for listing, excluded in listed
+    )
     candidates = [candidate for candidate in found if candidate is not None]
     pricer = Pricer(workload, knowledge)
     return ServerlessMarket(tuple(candidates), cheapest(candidates, pricer), workload.keep_warm, pricer)
@@ -257,7 +270,7 @@ def price_listing(
     workload = serverless_workload(capacity, plans, constraints, knowledge, paid_hours_per_month)
     listed = zip(serverless_listings(knowledge), constraints.serverless_exclusions, strict=True)
     excluded = next(excluded for other, excluded in listed if other is listing)
-    candidate = candidate_for(listing, excluded, plans, unsuitable, workload)
+    candidate = candidate_for(listing, excluded, plans, unsuitable, workload, knowledge)
     return None if candidate is None else Pricer(workload, knowledge).price(candidate)
 
 

@@ -28,6 +28,7 @@ from pydantic.fields import FieldInfo
 from gpu_advisor.engine.domain.choices import FactKind
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.rulebook.api_facts import ApiFact
+from gpu_advisor.engine.rulebook.batch_start_facts import BatchStartFact
 from gpu_advisor.engine.rulebook.economics_residency import EconomicsResidency
 from gpu_advisor.engine.rulebook.fact_base import (
     LARGEST_ENGINE_FLOAT,
@@ -185,8 +186,7 @@ SERVERLESS = "serverless_offered"
 
 
 class ServerlessFact(Fact):
-    """What the serverless products cost for this workload, beside the best dedicated option, and the
-    time-based utilization the documents' serverless band is about."""
+    """The serverless products' cost beside the best dedicated option, and the time-based utilization."""
 
     about_workload: ClassVar[bool] = True
 
@@ -211,8 +211,7 @@ class ServerlessFact(Fact):
     day's first start, after the unserved hours, does not count). False where none is offered."""
     has_alternative: bool
     """Another self-hosted route stands after the economics stage (own hardware or dedicated GPUs)."""
-    alternative_usd_per_month: Annotated[float, Guard("has_alternative")]
-    """The cheapest of them."""
+    alternative_usd_per_month: Annotated[float, Guard("has_alternative")]  # the cheapest of them
 
 
 class EconomicsFact(EconomicsResidency):
@@ -356,6 +355,7 @@ FACT_MODELS: dict[str, type[Fact]] = {
     "gpu_fit": GpuFitFact,
     "instance_fit": InstanceFitFact,
     "latency_fit": LatencyFitFact,
+    "batch_start": BatchStartFact,
     "workload": WorkloadFact,
     "serverless": ServerlessFact,
     "economics": EconomicsFact,

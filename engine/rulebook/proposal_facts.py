@@ -79,6 +79,8 @@ class ProposalFact(Fact):
     """A batch whose proposal names a GPU and cards that hold a replica: its run's hours are worked out."""
     batch_run_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """The hours a run's work takes on the proposed replicas at the estimated throughput."""
+    batch_start_hours: Annotated[float, Guard("batch_run_known")] = 0.0
+    """Of them, the run's start: the weights' load and the engine's (``checkpoint.run_start``)."""
     batch_run_window_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """The hours the run must be done in: the workload's window within its schedule's hours a day."""
     batch_slack_hours: Annotated[float, Guard("batch_run_known")] = 0.0

@@ -48,6 +48,7 @@ def batch_facts(
     return {
         "batch_run_known": True,
         "batch_run_hours": run,
+        "batch_start_hours": start,
         "batch_run_window_hours": window,
         # What the window leaves, against what one replica lost to an interruption takes to serve again.
         "batch_slack_hours": window - run,
