@@ -5,7 +5,10 @@ command line's choices, the JSON Schemas and the knowledge base's checks derive 
 from __future__ import annotations
 
 import typing
-from typing import Literal
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator
 
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
@@ -72,3 +75,27 @@ PERSONAL_DATA_REGIONS = names(PersonalDataRegion)
 TOPICS = names(Topic)
 ATTENTION_SEVERITIES = frozenset({"critical", "warning"})
 """A finding of these severities means the workload needs attention (batch summaries, decision summaries)."""
+
+
+def _as_listed(choices: tuple[str, ...]) -> Callable[[object], object]:
+    """A value that names one of ``choices`` in another case ('EU' for 'eu'), as listed; anything else as
+    given, for the choice's own check to refuse."""
+    listed = {choice.casefold(): choice for choice in choices}
+
+    def spelled(value: object) -> object:
+        return listed.get(value.casefold(), value) if isinstance(value, str) else value
+
+    return spelled
+
+
+def any_case(choices: tuple[str, ...]) -> BeforeValidator:
+    """A region or country choice as a user types it: either case, as a country code is taken
+    (``countries.CountryCodeInput``); the JSON Schema lists both spellings."""
+    spellings = tuple(dict.fromkeys((*choices, *(c.upper() for c in choices), *(c.lower() for c in choices))))
+    return BeforeValidator(_as_listed(choices), json_schema_input_type=Literal[spellings])
+
+
+PersonalDataRegionInput = Annotated[PersonalDataRegion, any_case(PERSONAL_DATA_REGIONS)]
+"""``personal_data_region`` as a workload gives it: 'EU' is 'eu'."""
+JurisdictionInput = Annotated[Jurisdiction, any_case(JURISDICTIONS)]
+"""A jurisdiction as an overrides file gives it: 'eu' is 'EU', 'UNKNOWN' is 'unknown'."""

@@ -15,7 +15,8 @@ from pydantic import Field, PrivateAttr, model_validator
 
 from gpu_advisor.engine.common.user_input import on_line
 from gpu_advisor.engine.common.wording import Words, WordsError
-from gpu_advisor.engine.domain.choices import Jurisdiction
+from gpu_advisor.engine.domain.choices import JurisdictionInput
+from gpu_advisor.engine.domain.countries import CountryCodeInput
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS, ClusterNetwork, GpuHourPrice
 from gpu_advisor.engine.domain.limits import (
@@ -70,8 +71,8 @@ class AddedRegion(StrictInput):
     provider: str
     id: Identifier
     name: str = Field(min_length=1)
-    jurisdiction: Jurisdiction = "unknown"
-    countries: tuple[Annotated[str, Field(pattern=r"^[A-Z]{2}$")], ...] = ()
+    jurisdiction: JurisdictionInput = "unknown"
+    countries: tuple[CountryCodeInput, ...] = ()
     """Where its data centres are; none may lie in another of the jurisdictions EU, CH, UK and US, by the
     country's data-protection region (``knowledge/data_protection.yaml``): an EU region in the US is
     refused. A country of none of them (data-protection region 'other') is taken on the file's word:
@@ -105,7 +106,7 @@ class AddedOffer(StrictInput):
     """The network between its instances that the provider documents and the rate includes, with its own
     source and date (NET006): a replica larger than one instance may then span several."""
     regions: tuple[str, ...] = Field(min_length=1)
-    price_jurisdiction: Jurisdiction
+    price_jurisdiction: JurisdictionInput
     as_of: dt.date
     note: str | None = None
 

@@ -46,7 +46,7 @@ from gpu_advisor.engine.domain.batch_fields import paired_field_validators
 from gpu_advisor.engine.domain.choices import (
     Framework,
     LoadPattern,
-    PersonalDataRegion,
+    PersonalDataRegionInput,
     Precision,
     ScheduleId,
     ServingEngineId,
@@ -188,7 +188,7 @@ class ResolvedWorkload(BaseModel):
         Given.DEFAULT,
     ]
     personal_data_region: Annotated[
-        PersonalDataRegion,
+        PersonalDataRegionInput,
         Field(
             description="Where the people are whose personal data the workload processes: eu (EU/EEA), ch "
             "(Switzerland), uk, us or other; with company_country it decides which law's residency rules "
