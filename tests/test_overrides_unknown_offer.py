@@ -30,6 +30,14 @@ def priced(tmp_path: Path, *offers: str, lang: str = "en") -> tuple[Path, int, s
     return overrides, result.exit_code, result.output
 
 
+def refused(overrides: Path, text: str) -> str:
+    """What ``recommend`` says, exiting 2, of the prototype with ``text`` as its overrides file."""
+    overrides.write_text(text, encoding="utf-8")
+    result = invoke("recommend", str(EXAMPLES_DIR / "prototype.yaml"), "--overrides", str(overrides))
+    assert result.exit_code == 2, result.output
+    return result.output
+
+
 def test_an_offer_the_catalog_lacks_names_the_file_the_entry_and_added_offers(tmp_path: Path) -> None:
     path, code, output = priced(tmp_path, "provider: aws, offer: p5-on-demand", "provider: aws, offer: nope")
     assert code == 2
@@ -72,17 +80,14 @@ def test_a_misspelt_gpu_is_named_with_the_one_meant(tmp_path: Path) -> None:
     """No offer of the provider has the misspelt GPU: the suggestion among none of them ended in an
     internal error (exit code 4)."""
     overrides = tmp_path / "rates.yaml"
-    overrides.write_text(
-        "offers:\n  - {provider: runpod, offer: community, gpu: h100-sxn, usd_per_gpu_hour: 1}\n",
-        encoding="utf-8",
+    output = refused(
+        overrides, "offers:\n  - {provider: runpod, offer: community, gpu: h100-sxn, usd_per_gpu_hour: 1}\n"
     )
-    result = invoke("recommend", str(EXAMPLES_DIR / "prototype.yaml"), "--overrides", str(overrides))
-    assert result.exit_code == 2
-    assert result.output.startswith(
+    assert output.startswith(
         f"error: --overrides {overrides}:2: offers[0]: the catalog has no offer 'runpod/community/h100-sxn' "
         "to re-price (its offers of runpod: "
     )
-    assert result.output.endswith(f"; did you mean 'runpod/community/h100-sxm'?); {ADDED}\n")
+    assert output.endswith(f"; did you mean 'runpod/community/h100-sxm'?); {ADDED}\n")
 
 
 def test_each_entry_is_named_with_the_line_it_starts_on(tmp_path: Path) -> None:
@@ -91,7 +96,7 @@ def test_each_entry_is_named_with_the_line_it_starts_on(tmp_path: Path) -> None:
     entry starts on, as it names for a value it refuses itself (``rates.yaml:4: ...``), and the error names
     it too. JSON's reader knows no lines: the entry alone, as before."""
     overrides = tmp_path / "rates.yaml"
-    overrides.write_text(
+    offers = (
         "# negotiated rates\n"
         "offers:\n"
         "  - provider: aws\n"
@@ -101,28 +106,21 @@ def test_each_entry_is_named_with_the_line_it_starts_on(tmp_path: Path) -> None:
         "  - provider: aws\n"
         "    offer: nope\n"
         "    gpu: h100-sxm\n"
-        "    usd_per_gpu_hour: 3\n",
-        encoding="utf-8",
+        "    usd_per_gpu_hour: 3\n"
     )
-    workload = str(EXAMPLES_DIR / "prototype.yaml")
-    result = invoke("recommend", workload, "--overrides", str(overrides))
-    assert (result.exit_code, result.output) == (
-        2,
+    assert refused(overrides, offers) == (
         f"error: --overrides {overrides}:7: offers[1]: the catalog has no offer 'aws/nope/h100-sxm' to "
-        f"re-price (its offers of aws: {AWS_OFFERS}); {ADDED}\n",
+        f"re-price (its offers of aws: {AWS_OFFERS}); {ADDED}\n"
     )
-    overrides.write_text(
+    regions = (
         "regions:\n"
         "  - {provider: aws, id: fra-1, name: Frankfurt}\n"
-        "  - {provider: nimbus, id: fra-1, name: Frankfurt}\n",
-        encoding="utf-8",
+        "  - {provider: nimbus, id: fra-1, name: Frankfurt}\n"
     )
-    result = invoke("recommend", workload, "--overrides", str(overrides))
-    assert result.exit_code == 2
-    assert result.output.startswith(
+    assert refused(overrides, regions).startswith(
         f"error: --overrides {overrides}:3: regions[1]: provider: unknown value 'nimbus'"
     )
-    overrides.write_text(
+    added_offers = (
         "added_offers:\n"
         "  -\n"
         "    as_of: 2026-11-01\n"
@@ -133,19 +131,16 @@ def test_each_entry_is_named_with_the_line_it_starts_on(tmp_path: Path) -> None:
         "    usd_per_gpu_hour: 3\n"
         "    instance_gpus: [8]\n"
         "    regions: [us-east-1]\n"
-        "    price_jurisdiction: US\n",
-        encoding="utf-8",
+        "    price_jurisdiction: US\n"
     )
-    result = invoke("recommend", workload, "--overrides", str(overrides))
-    assert result.exit_code == 2
-    assert result.output.startswith(
+    assert refused(overrides, added_offers).startswith(
         f"error: --overrides {overrides}:3: added_offers[0] (aws/p5-own/h100-sxn): gpu: unknown value "
         "'h100-sxn'"
     )
     as_json = tmp_path / "rates.json"
-    as_json.write_text(
-        '{"offers": [{"provider": "aws", "offer": "nope", "gpu": "h100-sxm", "usd_per_gpu_hour": 3}]}',
-        encoding="utf-8",
+    offers_json = (
+        '{"offers": [{"provider": "aws", "offer": "nope", "gpu": "h100-sxm", "usd_per_gpu_hour": 3}]}'
     )
-    result = invoke("recommend", workload, "--overrides", str(as_json))
-    assert result.output.startswith(f"error: --overrides {as_json}: offers[0]: the catalog has no offer")
+    assert refused(as_json, offers_json).startswith(
+        f"error: --overrides {as_json}: offers[0]: the catalog has no offer"
+    )
