@@ -209,3 +209,32 @@ def test_check_fails_a_proposal_whose_start_alone_takes_the_window() -> None:
         "more than its 0.25-hour window, even if the estimate is right. No number of such replicas finishes "
         "it in time: their start alone, 901.8 s, takes the whole window."
     )
+
+
+def test_the_serverless_start_break_even_searches_past_the_window() -> None:
+    """One request a day in a batch of one paid hour a month: its window is 730 h / 30.42 days / 730 x 1 h
+    = 118.3 s, and RunPod's L40S starts in 36.9 s. DEP018 says how many seconds more a start may take
+    before it bills what the rental does; the search tried a start an hour longer, which leaves nothing
+    of the window, and failed, where no bill reaches such a start."""
+    workload = {
+        "name": "hourly-batch",
+        "model": {"name": "llama-3.1-8b", "precision": "fp32"},
+        "requests_per_day": 1,
+        "load_pattern": "batch",
+        "hours_per_month": 1.0,
+        "devops_capacity": False,
+    }
+    result = run(workload)
+    assert result.sizing.load is not None
+    window = result.sizing.load.hours_per_day * 3600
+    assert round(window, 1) == 118.3
+    serverless = result.serverless_option
+    assert serverless is not None and serverless.serverless is not None
+    assert (serverless.provider, serverless.gpu) == ("runpod", "l40s")
+    assert round(serverless.serverless.cold_start_seconds, 1) == 36.9
+    (dep018,) = [f.message for f in result.findings if f.rule_id == "DEP018"]
+    assert (
+        "(more where its starts take longer: with about 11 s more a start it bills as much as the other "
+        "route;" in dep018
+    )
+    assert window - serverless.serverless.cold_start_seconds > 11

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -72,9 +73,14 @@ class Pricer:
     def bill_starting_later(self, candidate: Candidate, extra_seconds: float) -> float:
         """The month of ``candidate``, scaling to zero, where each start takes ``extra_seconds`` longer:
         more requests meet a start, so there are fewer of them, each billed longer (not cached: asked of
-        one candidate). No instance is kept at an always-on price: the endpoint stays as recommended."""
+        one candidate). No instance is kept at an always-on price: the endpoint stays as recommended. A
+        batch's instances that would start for its whole window do none of its work: no bill reaches it."""
         product = candidate.listing.product
         later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
+        load = self.workload.load
+        cold = instance_cold_start_seconds(self.knowledge, later, candidate.plan, self.workload)
+        if load.served_in_paid_hours and not leaves_window(load, cold / SECONDS_PER_HOUR):
+            return math.inf
         return serverless_bill(candidate.listing, self._month(candidate, later, 1.0)).usd_per_month
 
     def _month(
