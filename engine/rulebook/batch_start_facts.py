@@ -20,8 +20,8 @@ class BatchStartFact(Fact):
     """The window a run has: the workload's ``batch_window_hours``, within its schedule's hours."""
     window_seconds: float
     start_leaves_window: bool
-    """The shortest start leaves some of the window to work in (``batch_window.leaves_window``): some GPU
-    is planned for the batch."""
+    """The shortest start leaves some of the window to work in (``batch_window.leaves_window``); the
+    counts whose own start does are planned."""
     start_seconds: float
     """The shortest start of a run: the weights' load and the engine's start, on ``cards`` × ``gpu``."""
     weights_load_seconds: float
