@@ -78,7 +78,7 @@ class Pricer:
         product = candidate.listing.product
         later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
         load = self.workload.load
-        cold = instance_cold_start_seconds(self.knowledge, later, candidate.plan, self.workload)
+        cold = instance_cold_start(self.knowledge, later, candidate.plan, self.workload).seconds
         if load.served_in_paid_hours and not leaves_window(load, cold / SECONDS_PER_HOUR):
             return math.inf
         return serverless_bill(candidate.listing, self._month(candidate, later, 1.0)).usd_per_month
