@@ -380,6 +380,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         instances_kept=priced.kept,
         kept_for_price=priced.kept_for_price,
         settings=product.settings,
+        streaming_endpoint=product.streaming_endpoint,
         longer_waits_above_gpus=product.longer_waits_above_gpus,
         host_usd_per_core_hour=product.host_prices.usd_per_core_hour if product.host_prices else None,
         host_usd_per_gib_hour=product.host_prices.usd_per_gib_hour if product.host_prices else None,

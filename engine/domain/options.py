@@ -8,7 +8,7 @@ from typing import Literal
 
 from gpu_advisor.engine.domain.choices import PricingKind
 from gpu_advisor.engine.domain.fleets import InstanceCount, MixedFleetBilling
-from gpu_advisor.engine.domain.knowledge.serving import EndpointSettings
+from gpu_advisor.engine.domain.knowledge.serving import EndpointSettings, StreamingEndpoint
 from gpu_advisor.engine.domain.result_model import ResultModel
 
 
@@ -104,6 +104,10 @@ class ServerlessBilling(ResultModel):
     settings: EndpointSettings | None = None
     """What the product calls the settings this bill assumes (``instances_kept``, the instances at the
     peak, ``idle_timeout_seconds``), with its source; None where the catalog has not read them."""
+    streaming_endpoint: StreamingEndpoint | None = None
+    """The kind of endpoint to create for a streaming service with latency targets, and what its request
+    path adds to the engine's latency, which the estimate leaves out (``endpoint_type``, ``direct``,
+    ``queued``), with its source; None where the catalog has not read it."""
     longer_waits_above_gpus: int | None = None
     """The product says instances of more GPUs than this usually wait longer to start (Modal: 2); None
     where it says nothing."""

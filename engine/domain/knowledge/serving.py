@@ -12,7 +12,14 @@ from pydantic import Field, field_validator, model_validator
 from gpu_advisor.engine.common.values import MAX_MAGNITUDE
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern
-from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced, Strict, Translated
+from gpu_advisor.engine.domain.knowledge.entries import (
+    Citation,
+    PositiveFloat,
+    Sourced,
+    Strict,
+    Translated,
+    Translations,
+)
 
 HOURS_PER_DAY = 24
 
@@ -96,6 +103,25 @@ class RequestQueue(Sourced, Translated):
     and how to do without it (RES017)."""
 
     note: str
+
+
+class StreamingEndpoint(Sourced, Translated):
+    """The kind of endpoint a product serves a streaming service with latency targets from, and what its
+    request path adds to the serving engine's latency, which the estimate leaves out: ``direct`` says how
+    a request reaches the engine on it (through the platform's load balancer or proxy, a hop not
+    estimated), ``queued`` the product's other kind of endpoint whose requests wait in a queue of the
+    platform first (its delay not estimated either). The texts are quoted by the memo; the JSON keeps them
+    in English."""
+
+    translations: Translations = Field(default=Translations(), exclude=True)
+    endpoint_type: str = Field(min_length=1)
+    """The kind of endpoint to create, with its article, as the memo's "Create it as ..." names it (the
+    German without article, after "als")."""
+    direct: str = Field(min_length=1)
+    """A clause: how the named kind's requests reach the serving engine."""
+    queued: str | None = None
+    """A clause: the product's kind of endpoint whose requests wait in its queue before the engine sees
+    them; None where the product has none."""
 
 
 class IdleScaleDown(Sourced):
@@ -182,6 +208,9 @@ class ServerlessProduct(Sourced, Translated):
     """How it scales down an endpoint idle for days (PRV023, PRV024); None where no source says it does."""
     settings: EndpointSettings | None = None
     """The names of its scaling settings, for the memo to say what the bill assumes; None where unread."""
+    streaming_endpoint: StreamingEndpoint | None = None
+    """The kind of endpoint a streaming service with latency targets is created as, and its request path
+    (the memo's settings line names it); None where unread. Needs ``settings``, the line it is named in."""
     longer_waits_above_gpus: int | None = Field(default=None, ge=1)
     """Instances of more GPUs than this usually wait longer to start, as the provider says (Modal: more
     than 2 a container); None where it says nothing."""
@@ -198,6 +227,8 @@ class ServerlessProduct(Sourced, Translated):
             raise ValueError("managed: true needs a managed_source")
         if (self.longer_waits_above_gpus is None) != (self.longer_waits_source is None):
             raise ValueError("longer_waits_above_gpus and longer_waits_source go together")
+        if self.streaming_endpoint is not None and self.settings is None:
+            raise ValueError("streaming_endpoint needs settings: the memo names the type beside them")
         return self
 
     @property
