@@ -125,7 +125,8 @@ def test_hugging_face_s_scale_to_zero_timeout_is_not_a_setting_of_an_endpoint_wi
     assert (
         "The bill assumes these settings of the endpoint, as Hugging Face Inference Endpoints names them: "
         "`Number of Replicas: Min` 2 in the 264 paid hours a month, 0 outside them; `Number of Replicas: "
-        "Max` at least 2, the instances at the peak.\n"
+        "Max` at least 2, the instances at the peak. Create it as an endpoint on the vLLM, SGLang or TGI "
+        "engine, streaming from its OpenAI-compatible `/v1/chat/completions` route (`stream: true`).\n"
     ) in text
     assert "`Automatic Scale-to-Zero`" not in text
 
