@@ -385,4 +385,5 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         host_usd_per_core_hour=product.host_prices.usd_per_core_hour if product.host_prices else None,
         host_usd_per_gib_hour=product.host_prices.usd_per_gib_hour if product.host_prices else None,
         stock_varies=listing.stock_varies,
+        snapshot_restore=product.snapshot_restore,
     )

@@ -8,6 +8,7 @@ from typing import Literal
 
 from gpu_advisor.engine.domain.choices import PricingKind
 from gpu_advisor.engine.domain.fleets import InstanceCount, MixedFleetBilling
+from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.knowledge.serving import EndpointSettings, StreamingEndpoint
 from gpu_advisor.engine.domain.result_model import ResultModel
 
@@ -97,6 +98,9 @@ class ServerlessBilling(ResultModel):
     stock_varies: bool = False
     """The option is pinned to a region whose data centres promise no stock of its GPU: it may not be
     there when the endpoint starts (``ServerlessRegion.stock_varies``)."""
+    snapshot_restore: Citation | None = None
+    """Where the product can restore an instance from a snapshot, skipping most of a cold start, without
+    promising it for a given start (``ServerlessProduct.snapshot_restore``): the source."""
     kept_for_price: int = 0
     """Of them, those kept because the load keeps them up through enough of the served hours and the
     product bills an instance that runs always below one that scales (RunPod's active workers), beyond

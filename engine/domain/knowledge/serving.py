@@ -188,6 +188,10 @@ class ServerlessProduct(Sourced, Translated):
     """The platform's part of a cold start, before the weights load (billed)."""
     start_source: Citation
     """Where ``start_seconds`` comes from (or that it is gpu-advisor's assumption)."""
+    snapshot_restore: Citation | None = None
+    """Where the product can restore an instance from a snapshot with the weights loaded and the engine
+    started (RunPod's FlashBoot, Modal's memory snapshots), not promised for a given start: the source.
+    The cold starts priced load both, so where a restore works a request waits less and bills less."""
     regions: tuple[ServerlessRegion, ...] = Field(min_length=1)
     gpus: tuple[ServerlessGpu, ...] = Field(min_length=1)
     note: str | None = None
