@@ -211,6 +211,34 @@ def test_check_fails_a_proposal_whose_start_alone_takes_the_window() -> None:
     )
 
 
+def test_check_leaves_a_rental_unpriced_where_no_run_is_planned_on_its_gpu() -> None:
+    """A rental bills a batch's runs, whose hours come from the GPU's plan: with none planned (SIZ041), 16
+    B200 at RunPod were billed 730 hours ($69,846) where a window 3.6 s longer billed 17."""
+    document = {
+        "workload": batch(2200),
+        "proposal": {
+            "name": "16 b200",
+            "deployment": "dedicated_cloud",
+            "provider": "runpod",
+            "offer": "community",
+            "gpu": "b200",
+            "gpus": 16,
+            "pricing": "on_demand",
+        },
+    }
+    checked = check_document(ProposalDocument.model_validate(document), "huge.yaml", 1, EVALUATED_ON)
+    assert (checked.usd_per_month, checked.billed_hours_per_month) == (None, None)
+    assert checked.unpriced == "no_batch_plan"
+    unknown = [item for item in checked.results if item.status == "unknown"]
+    assert unknown and all(
+        item.message.endswith(
+            "no run of the batch is planned on the proposed GPU (SIZ041 says where its start takes the whole "
+            "window), so the hours its runs bill, and its monthly cost, are not worked out."
+        )
+        for item in unknown
+    )
+
+
 def test_the_serverless_start_break_even_searches_past_the_window() -> None:
     """One request a day in a batch of one paid hour a month: its window is 730 h / 30.42 days / 730 x 1 h
     = 118.3 s, and RunPod's L40S starts in 36.9 s. DEP018 says how many seconds more a start may take

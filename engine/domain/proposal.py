@@ -293,7 +293,8 @@ class CheckResult(ResultModel):
     (a business-critical service's hourly cards kept every calendar hour, PRC033); None otherwise."""
     unpriced: str = ""
     """Why ``usd_per_month`` is None where the checks do not say it: ``no_server`` (own hardware of a GPU
-    the catalog prices no server of), ``no_mix`` (a hybrid whose parts make no mix); "" otherwise."""
+    the catalog prices no server of), ``no_mix`` (a hybrid whose parts make no mix), ``no_batch_plan`` (a
+    batch's rental on a GPU for which no run is planned, SIZ041); "" otherwise."""
     location: Location | None = None
     api: ProposedApi | None = None
     """A managed-API proposal: the API it was judged and priced as (None for other deployments, or where

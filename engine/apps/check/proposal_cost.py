@@ -69,7 +69,8 @@ class ProposedCost(NamedTuple):
     that hold them, were those documented to link their cards; ``unlinked_sizes`` are named only where
     that is less than the bill (0 otherwise)."""
     unpriced: str = ""
-    """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
+    """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_batch_plan``
+    (a batch's rental on a GPU for which no run is planned, so its runs' hours are unknown), ``no_mix``
     (a hybrid's reservation and the busier-hours offer it names make no mix), ``no_server`` (own
     hardware of a GPU the catalog prices no server of), ``serverless_size`` (a serverless product's
     instance of the proposed cards the catalog does not price); "" otherwise."""
@@ -169,6 +170,11 @@ def proposal_cost(
         # Replicas of the cards one needs on the GPU (all the cards as one replica where fewer are
         # proposed), each inside one instance.
         per_replica = proposed_replica_cards(offer, gpus, evaluation)
+        if plan is None and evaluation.capacity.load.served_in_paid_hours:
+            # A batch's rental bills its runs' hours, which come from the GPU's plan: where none is made
+            # (its start takes the whole window, SIZ041), the runs' hours are not known, and the paid
+            # hours of a service would bill it as if it ran all month.
+            return ProposedCost(0.0, False, unpriced="no_batch_plan")
         if plan is not None and plan.hours_per_day_running is not None:
             # A batch: a run takes its work at the proposed replicas' rate (as SIZ009 and SIZ019 read it:
             # a 2-card 70B replica with little room for its cache is slower a card than the recommended
