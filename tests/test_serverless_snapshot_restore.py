@@ -29,11 +29,11 @@ def test_the_products_that_restore_snapshots_are_named_with_their_sources() -> N
     }
     assert products == {"Modal serverless functions", "RunPod Serverless"}
     assert assumption(render_memo(result)) == [
-        "- Some serverless products can restore an instance from a snapshot, with the weights in GPU memory "
-        f"and the engine started, but do not promise it for a given start: Modal serverless functions "
-        f"({modal.title} <{modal.url}>); RunPod Serverless ({runpod.title} <{runpod.url}>). The cold starts "
-        "here are priced as starts that load the weights and start the engine; where a restore works, a "
-        "request waits less and the bill is lower than shown."
+        "- Some serverless products can restore an instance from a snapshot instead of starting it afresh, "
+        f"but do not promise it for a given start: Modal serverless functions ({modal.title} <{modal.url}>); "
+        f"RunPod Serverless ({runpod.title} <{runpod.url}>). Every cold start in this memo, and each "
+        '"at least" said of one, is a start that loads the weights and starts the engine; where a restore '
+        "works, a request waits less and the bill is lower than shown."
     ]
     assert "How RunPod FlashBoot Actually Works" in str(runpod.title)
     # The price is a start that loads: platform, weights and engine, not the restore.
