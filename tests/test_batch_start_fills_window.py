@@ -93,6 +93,10 @@ def test_recommend_plans_no_card_count_whose_start_fills_the_window() -> None:
         "| b200 | 192 GB | 16 | 16 | 752 | — | — | — | — | — | "
         "a run's start takes the whole batch window (SIZ041) |" in memo
     )
+    # No option bills the engine's start, but SIZ041 gives it: its source is listed all the same.
+    start = result.engine_start
+    assert start is not None and (start.engine, start.seconds) == ("vLLM", 21.8)
+    assert "vLLM's start beyond the weights' load (21.8 s at best)" in memo
 
 
 def test_recommend_on_the_command_line(tmp_path: Path) -> None:

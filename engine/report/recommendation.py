@@ -267,6 +267,8 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             knowledge,
             capacity.figures.serving_engine,
             (*options, e.serverless) if e.serverless is not None else options,
+            # SIZ041's message gives the start that fills the window, where no option bills it.
+            cited=any(rule.id == "SIZ041" for rule in e.rules),
         ),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),

@@ -90,12 +90,13 @@ def price_dates(
 
 
 def engine_start_source(
-    knowledge: Knowledge, engine_id: str, options: Sequence[Option]
+    knowledge: Knowledge, engine_id: str, options: Sequence[Option], cited: bool = False
 ) -> EngineStartSource | None:
     """The measured start of ``engine_id`` (or of the engine standing in for it) where one of ``options``
-    bills it: a batch run on rented cards, or a serverless option, whose cold start holds it; None where
-    none does, or the catalog measures no start."""
-    if not any(
+    bills it (a batch run on rented cards, or a serverless option, whose cold start holds it) or a finding
+    ``cited`` it (SIZ041: a start that takes the whole window); None where neither, or the catalog
+    measures no start."""
+    if not cited and not any(
         o.engine_start_hours or (o.serverless is not None and o.serverless.cold_start_engine_seconds)
         for o in options
     ):
