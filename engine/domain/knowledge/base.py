@@ -8,9 +8,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.errors import InputError, unknown_country
 from gpu_advisor.engine.domain.choices import PersonalDataRegion
 from gpu_advisor.engine.domain.knowledge.api_prices import ApiPrice
-from gpu_advisor.engine.domain.knowledge.costs import (
-    CountryCosts,
-)
+from gpu_advisor.engine.domain.knowledge.costs import CountryCosts
 from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
     Citation,
@@ -56,9 +54,8 @@ from gpu_advisor.engine.domain.knowledge.files import (
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 from gpu_advisor.engine.domain.knowledge.models import ModelConfig
 from gpu_advisor.engine.domain.knowledge.providers import Provider
-from gpu_advisor.engine.domain.knowledge.serving import (
-    LoadProfile,
-)
+from gpu_advisor.engine.domain.knowledge.serving import LoadProfile
+from gpu_advisor.engine.domain.knowledge.vat import VatRatesFile
 from gpu_advisor.engine.i18n.formats import Format
 
 
@@ -88,6 +85,7 @@ class Knowledge(Strict):
     serverless: ServerlessFile
     cost_defaults: CostDefaultsFile
     uncertainty: UncertaintyFile
+    vat_rates: VatRatesFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:

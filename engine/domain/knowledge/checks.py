@@ -31,6 +31,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
         *cost_default_problems(knowledge, directory),
         *uncertainty_problems(knowledge, directory),
         *unknown_countries(knowledge, directory),
+        *vat_rate_problems(knowledge, directory),
     ]
     if problems:
         raise KnowledgeError("\n".join(problems))
@@ -350,6 +351,7 @@ def unknown_countries(knowledge: Knowledge, directory: Path) -> list[str]:
             for c in r.countries
         ),
         *(("api_prices.yaml", a.id, c) for a in knowledge.api_prices.apis for c in a.countries),
+        *(("vat_rates.yaml", r.country, r.country) for r in knowledge.vat_rates.rates),
         (
             "workload_defaults.yaml",
             "company_country",
@@ -361,3 +363,11 @@ def unknown_countries(knowledge: Knowledge, directory: Path) -> list[str]:
         for file, entry, code in named
         if not knowledge.is_country(code)
     ]
+
+
+def vat_rate_problems(knowledge: Knowledge, directory: Path) -> list[str]:
+    """No rate applied in the shipped file: the evaluation of a workload that cannot recover input VAT
+    sets it on its copy (``gross_prices.with_vat``)."""
+    if knowledge.vat_rates.applied is not None:
+        return [f"{directory / 'vat_rates.yaml'}: field applied: set for one evaluation only"]
+    return []
