@@ -128,6 +128,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
         "Is the workload business-critical?",
     ):
         answer(child, question, "")
+    answer(child, "Does the company deduct the VAT it pays on purchases (input VAT)?", "no")
     answer(child, "Which framework serves the model?", "jax")
     answer(child, "Does the work need a GPU at all?", "")
     answer(child, "Your answers:", "")
@@ -156,6 +157,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
         "volume_growing": False,
         "devops_capacity": True,
         "business_critical": False,
+        "input_vat_recoverable": False,
         "framework": "jax",
         "needs_gpu": True,
     }
@@ -166,6 +168,11 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     assert "| Context | 8,192 tokens |" in memo
     assert "| Company country | DE |" in memo
     assert "| Minimum replicas | 1 (default) |" in memo
+    # Answered no: every purchase priced with Germany's VAT.
+    assert (
+        "| Input VAT recoverable (input_vat_recoverable) | no (purchases priced with 19 % VAT, "
+        "§ 12(1) UStG) |" in memo
+    )
 
 
 def test_prefilled_answers_are_offered_as_defaults(tmp_path: Path) -> None:

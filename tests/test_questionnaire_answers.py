@@ -225,7 +225,7 @@ def test_german_words_are_choices_for_german_users(tmp_path: Path) -> None:
 def test_the_review_lists_every_answer_and_changes_one_by_number(tmp_path: Path) -> None:
     # Answers: name, model, precision, own weights, requests; Enter for the rest; then at the review
     # change answer 5 (requests per day) and save.
-    lines = ["bot", "2", "", "", "5000", *[""] * 18, "5", "7000", ""]
+    lines = ["bot", "2", "", "", "5000", *[""] * 19, "5", "7000", ""]
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     review = result.output.split("Your answers:")[1]
@@ -236,7 +236,7 @@ def test_the_review_lists_every_answer_and_changes_one_by_number(tmp_path: Path)
 
 def test_a_changed_answer_asks_the_questions_it_brings_in(tmp_path: Path) -> None:
     """Changing the model to 'other' asks for its size before the review comes back."""
-    lines = ["bot", "2", "", "", "5000", *[""] * 18, "2", "other", "8", "", ""]
+    lines = ["bot", "2", "", "", "5000", *[""] * 19, "2", "other", "8", "", ""]
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     saved = yaml.safe_load(result.files["bot.yaml"])  # type: ignore[attr-defined]
@@ -268,7 +268,7 @@ def test_an_existing_workload_file_is_named_before_saving_and_kept(tmp_path: Pat
 def test_a_changed_prompt_length_asks_again_for_the_context_it_outgrows(tmp_path: Path) -> None:
     """The context window (8,192) held prompt plus answer; a 10,000-token prompt asks for it again, with
     the sum as the default."""
-    lines = ["bot", "2", "", "", "5000", *[""] * 18, "6", "10000", "", "", ""]
+    lines = ["bot", "2", "", "", "5000", *[""] * 19, "6", "10000", "", "", ""]
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     assert "[10150]> " in result.output
@@ -277,9 +277,9 @@ def test_a_changed_prompt_length_asks_again_for_the_context_it_outgrows(tmp_path
 
 
 def test_the_review_refuses_a_number_it_does_not_list(tmp_path: Path) -> None:
-    result = run_ask(tmp_path, ["bot", "2", "", "", "5000", *[""] * 18, "99", ""], "--lang", "de")
+    result = run_ask(tmp_path, ["bot", "2", "", "", "5000", *[""] * 19, "99", ""], "--lang", "de")
     assert result.exit_code == 0, result.output
-    retry = "Bitte geben Sie eine Zahl von 1 bis 23 ein oder drücken Sie Enter, um zu speichern."
+    retry = "Bitte geben Sie eine Zahl von 1 bis 24 ein oder drücken Sie Enter, um zu speichern."
     assert retry in result.output
 
 
@@ -415,7 +415,7 @@ def test_an_answer_taken_with_enter_follows_its_default_when_the_review_changes_
     """Enter took "users wait for the answers" (yes, for a steady service); the review makes the load a
     batch, whose default is no: the review shows that no, and Enter there confirms it, instead of
     stating a yes made for a service."""
-    lines = ["rev", "1", "", "", "500000", *[""] * 18, "10", "batch", ""]
+    lines = ["rev", "1", "", "", "500000", *[""] * 19, "10", "batch", ""]
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     assert "  10. How does the load behave? steady" in result.output.split("Your answers:")[1]
@@ -427,7 +427,7 @@ def test_an_answer_taken_with_enter_follows_its_default_when_the_review_changes_
 def test_the_other_way_round_a_batch_made_a_service_waits_for_its_answers(tmp_path: Path) -> None:
     # Enter for prompt, answer and context lengths and the shared prompt start; a batch, done within 8
     # hours.
-    lines = ["rev", "1", "", "", "500000", *[""] * 4, "batch", "8", *[""] * 14, "10", "steady", ""]
+    lines = ["rev", "1", "", "", "500000", *[""] * 4, "batch", "8", *[""] * 15, "10", "steady", ""]
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     saved = yaml.safe_load(result.files["rev.yaml"])  # type: ignore[attr-defined]
@@ -527,6 +527,7 @@ CONFIRMED = {
     "volume_growing": False,
     "devops_capacity": True,
     "business_critical": False,
+    "input_vat_recoverable": True,
     "framework": "pytorch",
     "needs_gpu": True,
 }

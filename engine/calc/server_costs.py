@@ -44,12 +44,13 @@ def server_costs(
     overrides; ``in_house``: the data must stay in the building. The same for every workload of that
     country, so worked out once; and once for every price of the server (a scenario's draw, a sweep's
     value), which only the capital assumption carries: the costs are kept by the server's other fields,
-    the cost defaults, the exchange rates, the idle share and the documents they read."""
+    the cost defaults, the exchange rates, the idle share, the documents they read and the VAT rate."""
     parts = (
         knowledge.cost_defaults,
         knowledge.exchange_rates,
         knowledge.own_hardware.idle_power_share,
         knowledge.documents,
+        knowledge.vat_rates,
     )
     key = (*map(id, parts), _UNPRICED_SERVER(server.__dict__), country, in_house)
     found = _COSTS.get(key)
@@ -135,6 +136,7 @@ def resolve_costs(
         months=base.months,
         depreciation_years=knowledge.cost_defaults.depreciation.years,
         lines=lines,
+        vat_rate=knowledge.vat_rates.applied.rate if knowledge.vat_rates.applied is not None else None,
         staff_uncosted=staff_line.origin == "not_costed",
         staff=StaffBasis(
             share=share.value,

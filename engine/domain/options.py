@@ -285,3 +285,15 @@ class Option(ResultModel):
     rework_replicas: int = 0
     """A spot batch: the replicas added to those the window needs so that a run with the work it redoes
     after interruptions still keeps the window (with the estimate's error band taken off); 0 elsewhere."""
+
+
+class ScaleToZero(ResultModel):
+    """The serverless product priced scaling to zero where it bills less than the cheapest route still
+    standing, which keeps instances warm or rents cards for a service that may not wait (DEP031, DEP048)."""
+
+    name: str
+    usd_per_month: float
+    """At least this a month: its cold starts billed at their floor."""
+    cold_start_seconds: float
+    """How long a request finding no instance running waits for one (platform, weights, engine)."""
+    cold_starts_per_month: float

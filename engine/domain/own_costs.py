@@ -128,6 +128,9 @@ class OwnCosts(_Result):
     borrowing_note: str | None = None
     borrowing_source: str | None = None
     borrowing_as_of: dt.date | None = None
+    vat_rate: float | None = None
+    """The VAT rate the capital, power and housing lines include (``vat_rates.applied``: the company
+    cannot recover input VAT); None: they are net. The staff line, a salary, carries none."""
     staff_uncosted: bool = False
     """True: the staff line is not costed (origin not_costed) because the catalog has no sourced salary
     for the country and none of yours is given; owning costs more than the lines say. False where staff

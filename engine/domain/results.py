@@ -22,6 +22,7 @@ from gpu_advisor.engine.domain.options import (
     EngineStartSource,
     Option,
     PriceOrigin,
+    ScaleToZero,
     ServerlessBilling,
     StartUpBreakEven,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "Option",
     "PriceOrigin",
     "ResultModel",
+    "ScaleToZero",
     "ServerlessBilling",
     "TcoResult",
     "TcoScenario",
@@ -270,6 +272,18 @@ class DecisionSummary(ResultModel):
     names apart."""
 
 
+class PurchasesVat(ResultModel):
+    """The VAT every purchase is priced with: the company cannot recover it (the workload's
+    ``input_vat_recoverable: false``); staff costs carry none."""
+
+    country: str
+    rate: float
+    law: str
+    """The provision that sets the rate (``§ 12(1) UStG``)."""
+    source: str
+    as_of: dt.date
+
+
 class PriceDate(ResultModel):
     document: str
     title: str
@@ -294,18 +308,6 @@ class OtherRoute(ResultModel):
     """The GPU of a rental ("" elsewhere)."""
     count: int = 0
     """A rental's cards, or the own servers bought (0 elsewhere)."""
-
-
-class ScaleToZero(ResultModel):
-    """The serverless product priced scaling to zero where it bills less than the cheapest route still
-    standing, which keeps instances warm or rents cards for a service that may not wait (DEP031, DEP048)."""
-
-    name: str
-    usd_per_month: float
-    """At least this a month: its cold starts billed at their floor."""
-    cold_start_seconds: float
-    """How long a request finding no instance running waits for one (platform, weights, engine)."""
-    cold_starts_per_month: float
 
 
 class Recommendation(ResultModel):
@@ -381,6 +383,9 @@ class Recommendation(ResultModel):
     scale_to_zero: ScaleToZero | None = None
     """Where a serverless product scaling to zero bills less than the cheapest route standing: its bill
     and its cold starts (None where none is priced)."""
+    purchases_vat: PurchasesVat | None = None
+    """The VAT rate every price and purchase of the result includes; None: they are net of VAT (the
+    company recovers it, or the catalog has no rate for its country: KNB023)."""
 
     @property
     def usd_per_chf(self) -> float | None:

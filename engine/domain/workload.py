@@ -60,6 +60,13 @@ from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS, MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape, ModelSpec
 from gpu_advisor.engine.domain.strict_input import StrictInput
 from gpu_advisor.engine.domain.text_patterns import NAME
+from gpu_advisor.engine.domain.workload_descriptions import (
+    CONTEXT,
+    INPUT_VAT,
+    PREFIX,
+    TPOT_TARGET,
+    TTFT_TARGET,
+)
 from gpu_advisor.engine.domain.workload_ranges import RANGE_ONLY_FIELDS, WorkloadRanges, split_ranges
 
 
@@ -80,21 +87,6 @@ class WorkloadInput(StrictInput):
 
     name: str = Field(min_length=1, max_length=200, pattern=NAME, description="Free text; names the files.")
     model: ModelSpec
-
-
-CONTEXT = "Serving context window the KV cache is sized for; at least one average request."
-PREFIX = (
-    "Prompt tokens every request begins with (system prompt, instructions, a shared document), fewer than "
-    "an average prompt: the serving engine's prefix cache computes them once, not for every request."
-)
-TTFT_TARGET = (
-    "Latency target: the mean wait for the first token at peak, milliseconds (the memo adds the 99th "
-    "percentile); null for none. Default for latency-sensitive work: about a second."
-)
-TPOT_TARGET = (
-    "Latency target: a request's mean time between two tokens at peak, milliseconds; null for none. "
-    "Default for latency-sensitive work: reading speed."
-)
 
 
 class ResolvedWorkload(BaseModel):
@@ -210,6 +202,7 @@ class ResolvedWorkload(BaseModel):
         Field(description="The provider confirms the cards each time the paid hours or a batch run start."),
         Given.DEFAULT,
     ]
+    input_vat_recoverable: Annotated[bool, Field(description=INPUT_VAT), Given.DEFAULT]
     framework: Annotated[Framework, Field(description="JAX/TensorFlow: TPU v5p is named."), Given.DEFAULT]
     needs_gpu: Annotated[
         bool, Field(description="False: the work should not run as GPU hours at all."), Given.DEFAULT

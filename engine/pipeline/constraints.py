@@ -70,6 +70,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         latency_targets_stated=any(resolved.states(field) for field in LATENCY_TARGETS),
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
+        company_vat_rate_known=knowledge.vat_rates.of(resolved.company_country) is not None,
         is_moe=resolved.is_moe,
         **_batch_facts(resolved),
         context_is_average_request=(

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.gross_prices import with_vat
 from gpu_advisor.engine.domain.results import Decision, Option, Resolution
 from gpu_advisor.engine.domain.workload import ResolvedWorkload, WorkloadInput
 from gpu_advisor.engine.pipeline.alternatives import residency_rule_ids
@@ -99,8 +100,14 @@ def evaluate(
     it, so that what they work out once per knowledge base is shared across the copies.
     ``fit_evaluator``: the GPU-fit stage's, where ``evaluator`` is a scenario's with its drawn thresholds
     (the GPU-fit rules read none of them, so their firings stay shared). ``throughput_factor``: the
-    replicas carry that many times the estimated rate (a scenario's drawn error of the estimate)."""
+    replicas carry that many times the estimated rate (a scenario's drawn error of the estimate). A
+    workload that cannot recover input VAT is priced on ``with_vat``'s copy of ``knowledge``."""
     resolved = complete_workload(workload, knowledge)
+    if not resolved.input_vat_recoverable:
+        # Every purchase priced with the company country's VAT, in this one copy (``with_vat``), which
+        # differs from ``knowledge`` in prices only.
+        priced = with_vat(knowledge, resolved.company_country)
+        sizing_knowledge, knowledge = sizing_knowledge or knowledge, priced
     dropping: tuple[Firing, ...] = ()
     # A default latency target no GPU the workload may have can be planned to is not held (LAT010,
     # LAT011): the workload is evaluated again without it as a target (it only chooses the cards), the

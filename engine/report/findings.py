@@ -108,6 +108,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             "throughput": knowledge.throughput,
             "pricing_assumptions": knowledge.pricing_assumptions,
             "serving_engines": {engine.id: engine for engine in knowledge.throughput.serving_engines},
+            "vat_rates": knowledge.vat_rates.rates,
         },
     }
     return FindingTexts(

@@ -24,13 +24,14 @@ from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.domain.accuracy import SizingPolicy, ThroughputAccuracy
-from gpu_advisor.engine.domain.knowledge.base import Knowledge, franc_rate
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite, franc_rate
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.results import (
     Charts,
     Finding,
     Option,
+    PurchasesVat,
     Recommendation,
     ScaleToZero,
     SizeResult,
@@ -288,6 +289,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             e.decision, best, next_best, e.serverless, market.own, market.apis, e.resolution.ruled_out
         ),
         scale_to_zero=_scale_to_zero(e),
+        purchases_vat=purchases_vat(knowledge),
     )
 
 
@@ -302,6 +304,20 @@ def _scale_to_zero(evaluation: Evaluation) -> ScaleToZero | None:
         usd_per_month=api.scale_to_zero_usd_per_month,
         cold_start_seconds=api.scale_to_zero_cold_start_seconds,
         cold_starts_per_month=api.scale_to_zero_starts_per_month,
+    )
+
+
+def purchases_vat(knowledge: Knowledge) -> PurchasesVat | None:
+    """The VAT rate the knowledge base's prices include (``gross_prices.with_vat``); None: net."""
+    rate = knowledge.vat_rates.applied
+    if rate is None:
+        return None
+    return PurchasesVat(
+        country=rate.country,
+        rate=rate.rate,
+        law=rate.law,
+        source=cite(rate.source, knowledge),
+        as_of=rate.as_of,
     )
 
 

@@ -21,6 +21,8 @@ SERVERLESS_PRICES = "serverless GPU prices"
 API_PRICES = "managed API prices"
 OWN_SERVER_LINES = "own-server cost lines"
 """What the dated sources of the prices a decision may take are listed for (``price_age.py``)."""
+VAT_RATE = "VAT rate"
+"""What the source of the VAT rate every purchase is priced with is listed for (``gross_prices.py``)."""
 WITHDRAWALS = "managed API withdrawals"
 """What the source of a price's withdrawal (``ApiPrice.withdrawn_on``, KNB018) is listed for."""
 
@@ -131,7 +133,8 @@ class DatedSources:
     endpoint_settings: dict[str, PriceDate]
     """Serverless product -> the page that names its scaling settings (``EndpointSettings``)."""
     always: tuple[PriceDate, ...]
-    """The own-server lines and the exchange rate, which every result shows."""
+    """The own-server lines and the exchange rate, which every result shows, and the VAT rate every price
+    includes where the knowledge base's copy carries one."""
     servers: dict[str, PriceDate]
     """Own server -> its price's source: the one the result costs, where it is not the default server
     (the RTX 5090 workstation)."""
@@ -157,6 +160,7 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
 
     server = knowledge.own_server()
     rate = knowledge.eur_to_usd()
+    vat = knowledge.vat_rates.applied
     return DatedSources(
         offers={
             **{
@@ -188,6 +192,8 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
         always=(
             dated(server.source, server.as_of, OWN_SERVER_LINES),
             dated(rate.source, rate.as_of, "EUR/USD exchange rate"),
+            # The VAT every price includes, where the company cannot recover it (``gross_prices``).
+            *((dated(vat.source, vat.as_of, VAT_RATE),) if vat is not None else ()),
         ),
         servers={s.id: dated(s.source, s.as_of, OWN_SERVER_LINES) for s in knowledge.own_hardware.servers},
     )

@@ -39,6 +39,9 @@ class WorkloadContext(Fact):
     company_region: PersonalDataRegion
     """The data-protection region of the company's country (knowledge/data_protection.yaml): the law of
     its establishment, beside the region of the people whose data it is (``personal_data_region``)."""
+    company_vat_rate_known: bool = True
+    """The catalog has the company country's standard VAT rate (knowledge/vat_rates.yaml): a workload that
+    cannot recover input VAT (``input_vat_recoverable``) has its purchases priced with it, else net."""
     is_moe: bool
     batch: bool = False
     """The workload's work waits for its GPUs (a batch's load pattern): it has a window and runs a month."""
