@@ -24,17 +24,24 @@ TITLE = (
     "H100 NVL, vLLM 0.10.1.1, 51.6 s to ready, 29.8 s of it the weights (data: "
     "upb-cn/vllm-startup-profiler at 9ef96f47)"
 )
+# The German memo quotes the title as the knowledge base words it in German.
+TITLE_DE = (
+    "Breaking the Ice: Analyzing Cold Start Latency in vLLM (MLSys 2026, gelesen am 2026-12-07): ein "
+    "8B-Modell auf einer H100 NVL, vLLM 0.10.1.1, 51,6 s bis bereit, davon 29,8 s die Gewichte (Daten: "
+    "upb-cn/vllm-startup-profiler bei 9ef96f47)"
+)
 VLLM_ROW = f"| {TITLE} | 2026-12-07 | vLLM's start beyond the weights' load (21.8 s at best) |"
 VLLM_ROW_DE = (
-    f"| {TITLE} | 2026-12-07 | Start von vLLM über das Laden der Gewichte hinaus (im besten Fall 21,8 s) |"
+    f"| {TITLE_DE} | 2026-12-07 | Start von vLLM über das Laden der Gewichte hinaus (im besten Fall 21,8 s) |"
 )
 SGLANG_ROW = (
     f"| {TITLE} | 2026-12-07 | SGLang's start beyond the weights' load: vLLM's measured start stands in "
     "(21.8 s at best), as the catalog has no measurement of SGLang's |"
 )
 SGLANG_ROW_DE = (
-    f"| {TITLE} | 2026-12-07 | Start von SGLang über das Laden der Gewichte hinaus: Der gemessene Start von "
-    "vLLM wird ersatzweise angesetzt (im besten Fall 21,8 s), da der Katalog keine Messung für SGLang hat |"
+    f"| {TITLE_DE} | 2026-12-07 | Start von SGLang über das Laden der Gewichte hinaus: Der gemessene Start "
+    "von vLLM wird ersatzweise angesetzt (im besten Fall 21,8 s), da der Katalog keine Messung für "
+    "SGLang hat |"
 )
 VLLM_START = EngineStartSource(
     engine="vLLM", seconds=21.8, document="https://arxiv.org/abs/2606.07362", title=TITLE, as_of="2026-12-07"
