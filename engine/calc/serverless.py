@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.batch_window import batch_window_replicas
+from gpu_advisor.engine.calc.batch_window import batch_window_replicas, leaves_window
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
 from gpu_advisor.engine.calc.cold_start import ColdStart, cold_start
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
@@ -197,6 +197,17 @@ def instance_cold_start(
     replica_memory = plan.cards_per_replica * knowledge.gpu(plan.gpu).memory_bytes
     read = read_at_start_gb(workload.weights_gb, workload.sixteen_bit_checkpoint_gb, replica_memory)
     return cold_start(knowledge, product, read, workload.engine_start_seconds)
+
+
+def starts_within_window(
+    knowledge: Knowledge, product: ServerlessProduct, plan: ReplicaPlan, workload: ServerlessWorkload
+) -> bool:
+    """An instance of ``product`` leaves some of a batch's window after its cold start; a service's does."""
+    load = workload.load
+    if not load.served_in_paid_hours:
+        return True
+    cold = instance_cold_start(knowledge, product, plan, workload).seconds
+    return leaves_window(load, cold / SECONDS_PER_HOUR)
 
 
 class ProductMonth(NamedTuple):

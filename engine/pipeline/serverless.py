@@ -9,7 +9,6 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.batch_window import leaves_window
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import (
     Demand,
@@ -17,13 +16,12 @@ from gpu_advisor.engine.calc.serverless import (
     ServerlessBill,
     ServerlessListing,
     ServerlessWorkload,
-    instance_cold_start,
     product_month,
     serverless_bill,
     serverless_billing,
     serverless_listings,
+    starts_within_window,
 )
-from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.serving import MAX_START_SECONDS, ServerlessProduct
@@ -77,9 +75,7 @@ class Pricer:
         batch's instances that would start for its whole window do none of its work: no bill reaches it."""
         product = candidate.listing.product
         later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
-        load = self.workload.load
-        cold = instance_cold_start(self.knowledge, later, candidate.plan, self.workload).seconds
-        if load.served_in_paid_hours and not leaves_window(load, cold / SECONDS_PER_HOUR):
+        if not starts_within_window(self.knowledge, later, candidate.plan, self.workload):
             return math.inf
         return serverless_bill(candidate.listing, self._month(candidate, later, 1.0)).usd_per_month
 
@@ -234,11 +230,8 @@ def candidate_for(
     size = listing.smallest_instance(plan.cards_per_replica)
     if size is None:
         return None
-    load = workload.load
-    if load.served_in_paid_hours:
-        cold = instance_cold_start(knowledge, listing.product, plan, workload).seconds
-        if not leaves_window(load, cold / SECONDS_PER_HOUR):
-            return None
+    if not starts_within_window(knowledge, listing.product, plan, workload):
+        return None
     return Candidate(listing, plan, size, excluded, lower_bound(listing, plan, size, workload))
 
 
