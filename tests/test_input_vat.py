@@ -258,3 +258,35 @@ def test_the_json_carries_the_field_and_the_rate(tmp_path: Path) -> None:
         "as_of": "2026-12-07",
     }
     assert data["own_hardware"]["costs"]["vat_rate"] == 0.19
+
+
+def test_a_scenario_run_taxes_the_purchases_once(tmp_path: Path) -> None:
+    """The scenarios evaluate the workload again on the copy its recommendation was priced on: a copy that
+    carries a rate is not taxed twice (a German authority's two servers, $24,716 a month, came out at
+    $27,296 to $31,211 across its scenarios, the purchases times 1.19 twice)."""
+    from gpu_advisor.engine.domain.knowledge.gross_prices import with_vat
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    gross = with_vat(load_knowledge(), "DE")
+    assert gross.vat_rates.applied is not None and with_vat(gross, "DE") is gross
+    authority = {
+        "name": "de-authority",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 60_000,
+        "avg_input_tokens": 1500,
+        "avg_output_tokens": 400,
+        "load_pattern": "variable",
+        "schedule": "office_hours",
+        "personal_data": True,
+        "on_premises_required": True,
+        "business_critical": True,
+        "company_country": "DE",
+        "input_vat_recoverable": False,
+    }
+    path = tmp_path / "authority.yaml"
+    path.write_text(yaml.safe_dump(authority), encoding="utf-8")
+    args = ["recommend", str(path), "--as-of", "2026-12-07", "--format", "json"]
+    base = json.loads(invoke(*args).output)["decision"]["usd_per_month"]
+    cost = json.loads(invoke(*args, "--scenarios", "20").output)["robustness"]["cost_usd_per_month"]
+    # The point values lie within the scenarios' spread (drawn prices around the same gross figures).
+    assert cost["p10"] <= base <= cost["p90"]

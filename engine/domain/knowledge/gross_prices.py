@@ -43,9 +43,11 @@ M = TypeVar("M", bound=BaseModel)
 def with_vat(knowledge: Knowledge, country: str) -> Knowledge:
     """``knowledge`` with every purchase priced with ``country``'s standard VAT rate, the rate recorded as
     ``vat_rates.applied``; ``knowledge`` itself where the catalog has no rate for the country (the
-    prices stay net, and KNB023 says so)."""
+    prices stay net, and KNB023 says so). A copy that carries a rate already is returned as it is: a
+    scenario of a workload evaluated on it (``apps.scenarios``) is evaluated again, and its purchases are
+    taxed once."""
     rate = knowledge.vat_rates.of(country)
-    if rate is None:
+    if rate is None or knowledge.vat_rates.applied is not None:
         return knowledge
     factor = 1 + rate.rate
     costs = knowledge.cost_defaults
