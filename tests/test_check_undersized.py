@@ -55,7 +55,8 @@ def test_one_replica_that_keeps_up_at_the_peak_is_warned_without_contradicting_t
         "the workload keeps beyond its peak): replicas sized so that the busiest minutes fill at most 70 % "
         "of the estimated throughput, after the estimate's error band is taken off. At the estimated peak "
         "the proposed replicas are not saturated, but they have no room for a burst or for an estimate that "
-        "was optimistic (LAT005 and LAT006 say whether they meet the latency targets)."
+        "was optimistic (LAT005 and LAT006 say whether they meet the latency targets, LAT013 and LAT014 "
+        "whether they do with a replica lost)."
     )
     assert found["SIZ016"].status == "warn"
     assert found["SIZ016"].message == (
