@@ -4,11 +4,12 @@ command line's choices, the JSON Schemas and the knowledge base's checks derive 
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, StringConstraints
 
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
@@ -88,11 +89,24 @@ def _as_listed(choices: tuple[str, ...]) -> Callable[[object], object]:
     return spelled
 
 
+def _any_case_pattern(choices: tuple[str, ...]) -> str:
+    """A JSON Schema pattern that matches each of ``choices`` in any case ('eu', 'EU', 'Eu'), as the
+    validator takes them: JSON Schema's regular expressions have no case-insensitive flag."""
+
+    def letters(choice: str) -> str:
+        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in choice)
+
+    return "^(" + "|".join(letters(choice) for choice in choices) + ")$"
+
+
 def any_case(choices: tuple[str, ...]) -> BeforeValidator:
-    """A region or country choice as a user types it: either case, as a country code is taken
-    (``countries.CountryCodeInput``); the JSON Schema lists both spellings."""
-    spellings = tuple(dict.fromkeys((*choices, *(c.upper() for c in choices), *(c.lower() for c in choices))))
-    return BeforeValidator(_as_listed(choices), json_schema_input_type=Literal[spellings])
+    """A region or country choice as a user types it: any case, as a country code is taken
+    (``countries.CountryCodeInput``); the JSON Schema's pattern takes the same spellings."""
+    # The listed spellings first, for an editor to offer; the pattern for the other cases.
+    pattern = StringConstraints(pattern=_any_case_pattern(choices))
+    return BeforeValidator(
+        _as_listed(choices), json_schema_input_type=Literal[choices] | Annotated[str, pattern]
+    )
 
 
 PersonalDataRegionInput = Annotated[PersonalDataRegion, any_case(PERSONAL_DATA_REGIONS)]
