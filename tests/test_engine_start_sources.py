@@ -17,7 +17,7 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 from gpu_advisor.engine.domain.results import EngineStartSource, Recommendation
 from gpu_advisor.engine.domain.workload import load_workload
-from gpu_advisor.engine.report.sources import engine_start_source
+from gpu_advisor.engine.report.sources import dated_sources, engine_start_source, start_sources
 
 TITLE = (
     "Breaking the Ice: Analyzing Cold Start Latency in vLLM (MLSys 2026, read 2026-12-07): an 8B model on an "
@@ -158,3 +158,39 @@ def test_a_start_without_its_date_is_refused_at_load(tmp_path: Path) -> None:
     directory = knowledge_with(tmp_path, "throughput.yaml", "    start_as_of: 2026-12-07\n", "")
     with pytest.raises(KnowledgeError, match="give start_seconds and start_as_of together"):
         load_knowledge_from(directory)
+
+
+LOAD_RATE_ROW = (
+    "| Modal: volumes (read throughput up to 2.5 GB/s), applied to every product | 2026-08-19 "
+    "| weights load rate |"
+)
+PLATFORM_ROWS = [
+    "| RunPod FlashBoot: 95 % of cold starts under 2.3 s (measured on a Whisper endpoint, not an LLM) "
+    "| 2026-05-08 | serverless platform start |",
+    "| gpu-advisor assumptions | 2026-05-19 | serverless platform start |",
+    "| Modal: cold start performance (containers boot in about a second) | 2026-08-19 "
+    "| serverless platform start |",
+]
+
+
+def test_the_sources_name_the_platform_starts_and_the_load_rate_the_cold_starts_bill() -> None:
+    """The nightly batch shows RunPod's, Hugging Face's (the tool's own assumption of 120 s) and Modal's
+    serverless options, each with a cold start: each product's start is listed as of its price's date, and
+    the load rate the weights are read at once."""
+    rows = sources(api.render_memo(example("nightly-batch")))
+    assert [row for row in rows if row.endswith("| serverless platform start |")] == PLATFORM_ROWS
+    assert [row for row in rows if row.endswith("| weights load rate |")] == [LOAD_RATE_ROW]
+
+
+def test_options_that_start_nothing_cite_no_start() -> None:
+    """Dedicated options of a steady service bill no start: neither a platform's nor the load rate."""
+    result = run(read_example(EXAMPLES_DIR / "public-chat.yaml"))
+    knowledge = load_knowledge()
+    dedicated = [o for o in result.options if o.serverless is None and not o.weights_load_hours]
+    assert dedicated
+    assert start_sources(dated_sources(knowledge), dedicated, ()) == set()
+    with_serverless = [*dedicated, next(o for o in result.options if o.serverless is not None)]
+    assert {p.used_for for p in start_sources(dated_sources(knowledge), with_serverless, ())} == {
+        "serverless platform start",
+        "weights load rate",
+    }

@@ -23,6 +23,10 @@ OWN_SERVER_LINES = "own-server cost lines"
 """What the dated sources of the prices a decision may take are listed for (``price_age.py``)."""
 VAT_RATE = "VAT rate"
 """What the source of the VAT rate every purchase is priced with is listed for (``gross_prices.py``)."""
+PLATFORM_START = "serverless platform start"
+"""What the source of a serverless product's own part of a cold start (``start_seconds``) is listed for."""
+WEIGHTS_LOAD = "weights load rate"
+"""What the source of the rate a replica loads its weights at, as it starts, is listed for."""
 WITHDRAWALS = "managed API withdrawals"
 """What the source of a price's withdrawal (``ApiPrice.withdrawn_on``, KNB018) is listed for."""
 
@@ -64,6 +68,7 @@ def price_dates(
     billing = serverless.serverless if serverless is not None else None
     if billing is not None and billing.settings is not None:
         used.add(sources.endpoint_settings[billing.product])
+    used.update(start_sources(sources, (*options, serverless) if serverless is not None else options, rules))
     if own is not None:
         used.update(
             PriceDate(document=part.source, title=part.source, as_of=part.as_of, used_for=COST_DEFAULTS)
@@ -89,6 +94,23 @@ def price_dates(
                 )
             )
     return tuple(sorted(used, key=lambda p: (p.as_of, p.document, p.used_for)))
+
+
+def start_sources(sources: DatedSources, options: Sequence[Option], rules: Sequence[Rule]) -> set[PriceDate]:
+    """The sources of the starts ``options`` bill: each serverless product's own part of a cold start,
+    and the rate the weights load at, where a cold start or a batch run on rented cards loads them or
+    SIZ041's message gives a start that fills the window."""
+    platforms = {
+        o.serverless.product for o in options if o.serverless is not None and o.serverless.cold_start_seconds
+    }
+    used = {sources.platform_starts[product] for product in platforms}
+    loads = any(
+        o.weights_load_hours or (o.serverless is not None and o.serverless.cold_start_weights_seconds)
+        for o in options
+    )
+    if loads or any(rule.id == "SIZ041" for rule in rules):
+        used.add(sources.weights_load)
+    return used
 
 
 def engine_start_source(
@@ -132,6 +154,10 @@ class DatedSources:
     """API -> the page that says its product no longer serves the priced model (``withdrawn_on``)."""
     endpoint_settings: dict[str, PriceDate]
     """Serverless product -> the page that names its scaling settings (``EndpointSettings``)."""
+    platform_starts: dict[str, PriceDate]
+    """Serverless product -> the page its own part of a cold start comes from, as of the product's date."""
+    weights_load: PriceDate
+    """The page the rate a replica loads its weights at comes from."""
     always: tuple[PriceDate, ...]
     """The own-server lines and the exchange rate, which every result shows, and the VAT rate every price
     includes where the knowledge base's copy carries one."""
@@ -189,6 +215,12 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
             for p in knowledge.serverless.products
             if p.settings is not None
         },
+        platform_starts={
+            p.id: dated(p.start_source, p.as_of, PLATFORM_START) for p in knowledge.serverless.products
+        },
+        weights_load=dated(
+            knowledge.serverless.weights_load_source, knowledge.serverless.weights_load_as_of, WEIGHTS_LOAD
+        ),
         always=(
             dated(server.source, server.as_of, OWN_SERVER_LINES),
             dated(rate.source, rate.as_of, "EUR/USD exchange rate"),
