@@ -85,8 +85,6 @@ def latency_facts(
     point = alone if scales_out else at_rate(performance.roofline, load.peak_requests_per_second / serving)
     # The peak over all the proposed replicas, none lost: what the LAT checks fail a proposal on.
     intact = alone if scales_out else at_rate(performance.roofline, load.peak_requests_per_second / replicas)
-    # One-token answers have no time between tokens, however long their first one waits.
-    stepped = bool(performance.roofline.decode_steps)
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
     # that cannot come as near is held to it as well.
     return {
@@ -95,16 +93,14 @@ def latency_facts(
         "time_per_output_token_planned_ms": verdicts.planned_time_per_output_token_ms or tpot or 0.0,
         "latency_known": True,
         "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
-        "time_per_output_token_at_peak_ms": UNBOUNDED_MS
-        if point.saturated and stepped
-        else point.time_per_output_token_ms,
+        # Past a replica's capacity the prompts queue without bound, while the sequences the engine admits
+        # decode in its full batch: their time between tokens is that batch's step, not unbounded.
+        "time_per_output_token_at_peak_ms": point.time_per_output_token_ms,
         "peak_overloads_replicas": point.saturated,
         "replica_lost_at_peak": not scales_out and serving < replicas,
         "replicas_left_at_peak": replicas if scales_out else serving,
         "time_to_first_token_intact_ms": UNBOUNDED_MS if intact.saturated else intact.time_to_first_token_ms,
-        "time_per_output_token_intact_ms": UNBOUNDED_MS
-        if intact.saturated and stepped
-        else intact.time_per_output_token_ms,
+        "time_per_output_token_intact_ms": intact.time_per_output_token_ms,
         "peak_overloads_intact": intact.saturated,
         "busiest_hour_requests_per_second": load.busiest_hour_requests_per_second,
         "proposed_requests_per_second": replicas * performance.requests_per_second,
