@@ -162,6 +162,9 @@ def recommend(
             result = run_recommend(
                 workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
             )
+            if given:
+                # The memo and the JSON say which ranges this run priced at a point, as standard error does.
+                result = result.model_copy(update={"ranges_not_drawn": ranges})
         if output_format == "json":
             emit(to_json(result), target)
             return

@@ -30,6 +30,7 @@ from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.result_model import RESULT_SCHEMA_VERSION, ResultModel
 from gpu_advisor.engine.domain.tco_results import BreakEven, TcoResult, TcoScenario
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
+from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
 
 __all__ = [
     "RESULT_SCHEMA_VERSION",
@@ -328,6 +329,9 @@ class Recommendation(ResultModel):
     decision."""
     serverless_option: Option | None = None
     """The cheapest serverless option no rule excluded, whatever the decision."""
+    ranges_not_drawn: WorkloadRanges | None = None
+    """The ranges the workload file gives where the run did not draw them (``--scenarios N`` does): the
+    result prices requests_per_day's point value (``Range.point``) and no growth."""
     mixed_fleet: Option | None = None  # the cheapest mixed fleet (its ``fleet`` block), where one is priced
     autoscaled_fleet: AutoscaledFleetBilling | None = None  # the best option scaled by the hour (DEP032)
     owned_base_usd_per_month: float | None = None
