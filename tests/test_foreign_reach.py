@@ -138,3 +138,45 @@ def test_the_catalog_refuses_an_unknown_or_repeated_country_in_the_reach_table()
     )
     problems = unknown_countries(knowledge.model_copy(update={"providers": providers}), KNOWLEDGE_DIR)
     assert any("providers.yaml" in p and "XQ" in p for p in problems)
+
+
+def test_a_company_in_the_uk_is_in_gb_for_the_reach_table() -> None:
+    """countries.yaml takes UK for GB (``same_as``): a company given as UK is in the state of a parent
+    company given as GB, and a parent given as UK is within a law the table lists for GB. Here the table
+    lists the US law for GB instead, and AWS's parent is given as UK, Azure's as GB."""
+    knowledge = load_knowledge()
+    (access,) = knowledge.data_protection.extraterritorial_access
+    law = access.law
+    in_gb = knowledge.data_protection.model_copy(
+        update={"extraterritorial_access": (access.model_copy(update={"country": "GB"}),)}
+    )
+    moved = []
+    for provider in knowledge.providers.providers:
+        country = {"aws": "UK", "azure": "GB"}.get(provider.id)
+        if country is not None and provider.parent is not None:
+            provider = provider.model_copy(
+                update={"parent": provider.parent.model_copy(update={"country": country})}
+            )
+        moved.append(provider)
+    changed = knowledge.model_copy(
+        update={
+            "data_protection": in_gb,
+            "providers": knowledge.providers.model_copy(update={"providers": tuple(moved)}),
+        }
+    )
+    assert reached_providers(changed, "DE") == {"aws": law, "azure": law}
+    assert reached_providers(changed, "UK") == {}
+    assert reached_providers(changed, "GB") == {}
+    assert knowledge.countries.same_country("UK") == "GB"
+    assert knowledge.countries.same_country("GB") == "GB"
+    assert knowledge.countries.same_country("CH") == "CH"
+
+
+def test_the_catalog_refuses_a_same_as_code_no_other_list_holds() -> None:
+    countries = load_knowledge().countries
+    lists = [entry.model_dump() for entry in countries.code_lists]
+    uk = next(entry for entry in lists if entry["codes"] == ("UK",))
+    for wrong in ("QQ", "UK"):
+        uk["same_as"] = wrong
+        with pytest.raises(ValueError, match=f"same_as names a code no other list holds: .*: {wrong}"):
+            countries.model_validate({**countries.model_dump(), "code_lists": lists})

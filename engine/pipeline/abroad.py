@@ -10,9 +10,6 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.rulebook.details import CountryPlace
 
-SAME_COUNTRY = {"UK": "GB"}
-"""A company country given as UK is the GB of the catalog's regions (countries.yaml accepts both)."""
-
 
 class Abroad(NamedTuple):
     best_option: bool
@@ -24,11 +21,12 @@ class Abroad(NamedTuple):
 
 
 def abroad(knowledge: Knowledge, market: Market, company_country: str) -> Abroad:
-    """The best option, against ``company_country``: a region whose countries the catalog does not name
-    (a group of regions, variable locations) is said of no country."""
+    """The best option, against ``company_country``, each code as ``countries.yaml`` compares countries (UK
+    is GB): a region whose countries the catalog does not name (a group of regions, variable locations) is
+    said of no country."""
     best = market.alternatives.best
-    home = SAME_COUNTRY.get(company_country, company_country)
-    if best is None or not best.countries or home in best.countries:
+    same = knowledge.countries.same_country
+    if best is None or not best.countries or same(company_country) in {same(code) for code in best.countries}:
         return Abroad(False, (), "")
     names = {entry.country: entry.name for entry in knowledge.cost_defaults.countries}
     places = tuple(CountryPlace(code=code, name=names.get(code, code)) for code in best.countries)

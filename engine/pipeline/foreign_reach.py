@@ -30,14 +30,16 @@ def admitted_providers(market: Market) -> set[str]:
 
 def reached_providers(knowledge: Knowledge, company_country: str) -> dict[str, str]:
     """Every catalog provider whose parent company is in a state with such a law, by id, with the law;
-    a company in that state itself is within its reach whoever it rents from, so none is named then."""
-    laws = {entry.country: entry.law for entry in knowledge.data_protection.extraterritorial_access}
+    a company in that state itself is within its reach whoever it rents from, so none is named then
+    (each country as ``countries.yaml`` compares them: a company in the UK is in GB)."""
+    same = knowledge.countries.same_country
+    laws = {same(entry.country): entry.law for entry in knowledge.data_protection.extraterritorial_access}
     return {
-        provider.id: laws[provider.parent.country]
+        provider.id: laws[same(provider.parent.country)]
         for provider in knowledge.providers.providers
         if provider.parent is not None
-        and provider.parent.country in laws
-        and provider.parent.country != company_country
+        and same(provider.parent.country) in laws
+        and same(provider.parent.country) != same(company_country)
     }
 
 

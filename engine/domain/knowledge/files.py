@@ -147,6 +147,9 @@ class CountryCodeList(Sourced):
 
     id: str
     codes: tuple[CountryCode, ...] = Field(min_length=1)
+    same_as: CountryCode | None = None
+    """The code of another list that names the same country: two countries are compared by it (UK, which
+    ISO reserves for the United Kingdom, is GB, the code the catalog's regions use)."""
 
 
 class CountriesFile(VersionedFile):
@@ -174,7 +177,18 @@ class CountriesFile(VersionedFile):
             raise ValueError(f"meant_by names a listed code, or means one not listed: {', '.join(wrong)}")
         if self.meant_by and self.meant_by_source is None:
             raise ValueError("meant_by needs its meant_by_source")
+        unlisted = sorted(
+            f"{entry.id}: {entry.same_as}"
+            for entry in self.code_lists
+            if entry.same_as is not None and (entry.same_as not in listed or entry.same_as in entry.codes)
+        )
+        if unlisted:
+            raise ValueError(f"same_as names a code no other list holds: {', '.join(unlisted)}")
         return self
+
+    def same_country(self, code: str) -> str:
+        """``code`` as two countries are compared: the code its list is ``same_as`` (UK: GB), else itself."""
+        return next((e.same_as for e in self.code_lists if e.same_as is not None and code in e.codes), code)
 
 
 class ExchangeRatesFile(VersionedFile):
