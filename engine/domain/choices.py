@@ -53,6 +53,7 @@ FactKind = Literal[
     "serverless",
     "economics",
     "api",
+    "decision",
     "robustness",
     "proposal",
 ]

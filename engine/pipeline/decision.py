@@ -1,5 +1,6 @@
-"""The decision: the proposals of every rule that fired settled by their declared precedence, and the
-winning deployment made concrete (the dedicated option, the serverless option, the server or the API)."""
+"""The decision: the proposals of every rule that fired settled by their declared precedence, the
+winning deployment made concrete (the dedicated option, the serverless option, the server or the API),
+and the ``decision`` fact, which says of that route what its rules read (where it runs)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.domain.choices import Deployment
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option, Resolution
+from gpu_advisor.engine.pipeline.abroad import abroad, decided_route
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.rulebook.conclusions import settle_deployment
+from gpu_advisor.engine.rulebook.decision_facts import DecisionFact
+from gpu_advisor.engine.rulebook.details import DecisionDetails
+from gpu_advisor.engine.rulebook.durable import FactSession, Firing
+from gpu_advisor.engine.rulebook.facts import Fact
 from gpu_advisor.engine.rulebook.schema import Rule
 
 NO_CHOICE = {"pricing": None, "provider": None, "offer": None, "gpu": None, "gpus": None}
@@ -26,6 +33,16 @@ class Settlement:
     """The best serverless option, marked chosen where the decision is serverless."""
     mixed_fleet: Option | None = None
     """The cheapest mixed fleet, marked chosen where the decision is hybrid."""
+
+    @property
+    def chosen(self) -> Option | None:
+        return chosen_of(self.best, self.serverless, self.mixed_fleet)
+
+
+def chosen_of(*options: Option | None) -> Option | None:
+    """The one of ``options`` marked chosen: the rental, serverless option or mixed fleet the decision
+    takes (None for another route)."""
+    return next((option for option in options if option is not None and option.chosen), None)
 
 
 def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, market: Market) -> Decision:
@@ -92,10 +109,28 @@ def settle(rules: Sequence[Rule], market: Market) -> Settlement:
         mixed = mixed.model_copy(
             update={"chosen": winner.deployment == "hybrid", "busy_share": market.busy.of(mixed.gpu)}
         )
-    chosen = next((o for o in (best, serverless, mixed) if o is not None and o.chosen), None)
-    decision = decision_for(winner.deployment, winner.rule_id, chosen, market)
+    decision = decision_for(winner.deployment, winner.rule_id, chosen_of(best, serverless, mixed), market)
     if winner.ruled_out_by:
         decision = decision.model_copy(update={"ruled_out_by": winner.ruled_out_by})
     return Settlement(
         resolution=resolution, decision=decision, best=best, serverless=serverless, mixed_fleet=mixed
     )
+
+
+def weigh_decision(
+    session: FactSession,
+    facts: Fact,
+    settlement: Settlement,
+    market: Market,
+    knowledge: Knowledge,
+    company_country: str,
+) -> tuple[list[Firing], DecisionDetails]:
+    """Assert the decision fact (the route ``settlement`` takes and whether it runs outside
+    ``company_country``); its firings and the details their messages show."""
+    route = decided_route(settlement.decision, settlement.chosen, market)
+    away = abroad(knowledge, route, company_country)
+    fact = DecisionFact(decided_deployment=settlement.decision.deployment, decided_route_abroad=away.route)
+    details = DecisionDetails(
+        route_name=route.name if route else "", route_places=away.places, route_jurisdiction=away.jurisdiction
+    )
+    return session.assert_fact(fact, facts), details

@@ -15,7 +15,6 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
-from gpu_advisor.engine.pipeline.abroad import Abroad, abroad
 from gpu_advisor.engine.pipeline.economics_details import (
     FixedFleet,
     capacity_not_reserved,
@@ -66,10 +65,9 @@ def economics_fact(
     unknown_sla: Sequence[str],
     fixed: FixedFleet | None,
     reach: ForeignReach,
-    away: Abroad,
 ) -> EconomicsFact:
     """``unknown_sla``: ``sla_unknown_providers``; ``fixed``: ``fixed_fleet``; ``reach``:
-    ``foreign_reach``; ``away``: ``abroad`` (the details read all four)."""
+    ``foreign_reach`` (the details read all three)."""
     alternatives = market.alternatives
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
@@ -94,7 +92,6 @@ def economics_fact(
         best_option_capacity_not_reserved=capacity_not_reserved(market) is not None,
         sla_unknown_admitted=bool(unknown_sla),
         foreign_reach_admitted=bool(reach.providers),
-        best_option_abroad=away.best_option,
         spot_option_admitted=any(
             p.listing.offer.pricing == "spot" for p in market.priced if not p.excluded_by
         ),
@@ -211,8 +208,7 @@ def weigh_economics(
     the rules fired so far that ruled own hardware out."""
     unknown_sla, fixed = sla_unknown_providers(knowledge, market), fixed_fleet(market)
     reach = foreign_reach(knowledge, market, resolved.company_country)
-    away = abroad(knowledge, market, resolved.company_country)
-    fact = economics_fact(knowledge, resolved, market, evaluated_on, unknown_sla, fixed, reach, away)
+    fact = economics_fact(knowledge, resolved, market, evaluated_on, unknown_sla, fixed, reach)
     firings = session.assert_fact(fact, facts)
     details = economics_details(knowledge, market, resolved, unknown_sla, fixed)
     return firings, details.model_copy(
@@ -223,8 +219,6 @@ def weigh_economics(
             "foreign_reach_laws": listed(list(reach.laws)),
             "european_providers_admitted": listed(list(reach.european)),
             "best_option_foreign_reach": reach.best_option,
-            "best_option_places": away.places,
-            "best_option_jurisdiction": away.jurisdiction,
             **_loss_details(market.own),
         }
     )

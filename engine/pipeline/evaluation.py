@@ -12,7 +12,7 @@
    self-hosted route the rules left standing);
 8. ``api``: the api fact (the managed API against the cheapest self-hosted route the rules left
    standing);
-9. ``decision``: the proposals settled by precedence.
+9. ``decision``: the proposals settled by precedence, and the decision fact (the route they settled on).
 
 Each stage takes the typed results of the ones before and returns its own; the rule stages share one
 engine session, since every rule matches one fact. Nothing here renders text.
@@ -38,7 +38,7 @@ from gpu_advisor.engine.pipeline.constraints import (
     workload_facts,
     workload_firings,
 )
-from gpu_advisor.engine.pipeline.decision import settle
+from gpu_advisor.engine.pipeline.decision import settle, weigh_decision
 from gpu_advisor.engine.pipeline.defaults import complete_workload
 from gpu_advisor.engine.pipeline.economics import weigh_economics
 from gpu_advisor.engine.pipeline.economics_details import with_the_decision
@@ -70,7 +70,8 @@ class Evaluation:
     constraints: Constraints
     market: Market
     firings: tuple[Firing, ...]
-    """Every firing of the GPU-fit, workload, serverless and economics stages, in firing order."""
+    """Every firing of the GPU-fit, workload, economics, serverless, API and decision stages, in firing
+    order."""
     rules: tuple[Rule, ...]
     """The rules that fired, in catalog order."""
     details: dict[str, Details]
@@ -201,9 +202,14 @@ def _evaluate(
             rulebook,
             evaluated_on,
         )
-    firings = (*verdicts.firings, *constraints.firings, *weighed.firings)
+        settlement = settle(
+            fired_rules((*verdicts.firings, *constraints.firings, *weighed.firings), rulebook), market
+        )
+        decided, route = weigh_decision(
+            session, facts, settlement, market, knowledge, resolved.company_country
+        )
+    firings = (*verdicts.firings, *constraints.firings, *weighed.firings, *decided)
     rules = tuple(fired_rules(firings, rulebook))
-    settlement = settle(rules, market)
     economics = with_the_decision(
         weighed.economics, settlement.decision, knowledge.threshold("saving_worth_mentioning").value
     )
@@ -219,7 +225,12 @@ def _evaluate(
         market=market,
         firings=firings,
         rules=rules,
-        details={"serverless": weighed.serverless, "economics": economics, "api": weighed.api},
+        details={
+            "serverless": weighed.serverless,
+            "economics": economics,
+            "api": weighed.api,
+            "decision": route,
+        },
         resolution=settlement.resolution,
         decision=settlement.decision,
         best=settlement.best,

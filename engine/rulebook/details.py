@@ -311,10 +311,6 @@ class EconomicsDetails(Details):
     """The admitted options' European providers, as a sentence lists them ("" without one)."""
     best_option_foreign_reach: bool = False
     """The cheapest admitted rental is of one of those providers."""
-    best_option_places: tuple[CountryPlace, ...] = ()
-    """The countries of its regions where they lie outside the company's country (``pipeline.abroad``;
-    RES018), and their jurisdiction ("" otherwise)."""
-    best_option_jurisdiction: str = ""
     best_option_sla_unknown: bool
     """The best option's provider is one of them."""
     sla_established_best_name: str | Words
@@ -368,6 +364,18 @@ class EconomicsDetails(Details):
     estimate; None for a batch."""
     best_option_latency_ms: tuple[float, float] | None = None
     """The same for the best option's GPU with the model as given."""
+
+
+class DecisionDetails(Details):
+    """The decided route, as the decision fact's messages name it (``pipeline.abroad``)."""
+
+    route_name: str | Words = ""
+    """'scaleway h100-sxm-4-80g (4 × h100-sxm)', 'RunPod Serverless (eu-datacenters, 1 × l4)', a mixed
+    fleet's two offers, the managed API's name ("" for owned servers or where no offer is named)."""
+    route_places: tuple[CountryPlace, ...] = ()
+    """The countries it processes the personal data in where they lie outside the company's country
+    (RES018), and their jurisdiction ("" otherwise)."""
+    route_jurisdiction: str = ""
 
 
 class RobustnessDetails(Details):

@@ -6,8 +6,8 @@ Evaluation asserts the kinds stage by stage, each reading the conclusions of the
 ``gpu_fit`` (one per GPU: can this card type serve one replica?), ``workload`` (constraints from the
 workload's own facts), ``serverless`` (the serverless products priced against the best dedicated option),
 ``economics`` (buy versus rent and the other comparisons over the options the constraints left), ``api``
-(the managed API against the cheapest self-hosted route the rules left standing), and for a check
-``proposal`` (what someone intends to do).
+(the managed API against the cheapest self-hosted route the rules left standing), ``decision`` (the
+route the proposals settled on), and for a check ``proposal`` (what someone intends to do).
 
 The facts about a workload (``workload``, ``economics``, ``proposal``) carry the workload's own fields,
 derived from ``ResolvedWorkload`` (``WorkloadFacts``), beside the stage's fields. A field that only means
@@ -29,7 +29,7 @@ from gpu_advisor.engine.domain.choices import FactKind
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.rulebook.api_facts import ApiFact
 from gpu_advisor.engine.rulebook.batch_start_facts import BatchStartFact
-from gpu_advisor.engine.rulebook.economics_residency import EconomicsResidency
+from gpu_advisor.engine.rulebook.decision_facts import DecisionFact
 from gpu_advisor.engine.rulebook.fact_base import (
     LARGEST_ENGINE_FLOAT,
     SMALLEST_ENGINE_NUMBER,
@@ -56,7 +56,6 @@ __all__ = [
     "_float_fields",
     "engine_number",
 ]
-
 
 NOT_FACTS = frozenset({"name", "utilization_source", "load_pattern_source"})
 """Scalar workload fields that are no facts: the name is free text for people; where the utilization comes
@@ -214,7 +213,7 @@ class ServerlessFact(Fact):
     alternative_usd_per_month: Annotated[float, Guard("has_alternative")]  # the cheapest of them
 
 
-class EconomicsFact(EconomicsResidency):
+class EconomicsFact(Fact):
     about_workload: ClassVar[bool] = True
 
     kind: Literal["economics"] = "economics"
@@ -360,6 +359,7 @@ FACT_MODELS: dict[str, type[Fact]] = {
     "serverless": ServerlessFact,
     "economics": EconomicsFact,
     "api": ApiFact,
+    "decision": DecisionFact,
     "robustness": RobustnessFact,
     "proposal": ProposalFact,
 }

@@ -16,6 +16,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.i18n.reading import dotted_readings, thousands_dotted_values
 from gpu_advisor.engine.rulebook.details import (
     ApiDetails,
+    DecisionDetails,
     Details,
     EconomicsDetails,
     RobustnessDetails,
@@ -30,6 +31,7 @@ DETAIL_MODELS: dict[FactKind, type[Details]] = {
     "serverless": ServerlessDetails,
     "economics": EconomicsDetails,
     "api": ApiDetails,
+    "decision": DecisionDetails,
     "robustness": RobustnessDetails,
     "proposal": ProposalDetails,
 }

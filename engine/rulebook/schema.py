@@ -304,6 +304,8 @@ class Rule(Strict):
             raise ValueError("drop_default_target is a conclusion of latency_fit rules only")
         if self.then.comparison_only and not self.then.exclude_options:
             raise ValueError("comparison_only qualifies exclude_options: without them it excludes nothing")
+        if self.fact == "decision" and self.then != Conclusion():
+            raise ValueError("decision rules fire once the decision is settled: they conclude nothing")
         if self.then.offer_unsuitable and self.fact != "instance_fit":
             raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
         then = self.then
