@@ -160,7 +160,11 @@ def test_a_swiss_company_s_api_hosted_in_germany_says_the_data_leave_switzerland
         "The chosen managed API, Mistral Small 24B Instruct (IONOS AI Model Hub), processes the personal "
         "data in Germany" + SECTOR_RULES
     )
-    assert f"The chosen managed API is hosted in DE: {LEAVE} (RES018)." in summary(render_memo(result))
+    # The line under the decision says where ("Its provider processes the requests in the EU (DE)."):
+    # the RES018 line does not say it again.
+    memo = summary(render_memo(result))
+    assert "Its provider processes the requests in the EU (DE)." in memo
+    assert f"With the requests to the API, t{LEAVE[1:]} (RES018)." in memo
 
 
 def test_a_swiss_company_s_mixed_fleet_names_its_country() -> None:
@@ -206,10 +210,9 @@ def test_the_german_memo_names_the_country_in_german() -> None:
 def test_the_german_memo_names_the_api_s_country_in_german() -> None:
     output = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=json.dumps(SWISS_BOT)).output
     assert (
-        "Die gewählte Managed API wird in DE betrieben: Die personenbezogenen Daten verlassen die Schweiz, "
-        "in einen Staat, dessen Gesetzgebung die Liste des Bundesrats nach revDSG als angemessen einstuft, "
-        "aber das Bankgeheimnis oder die Auslagerungsregeln der FINMA können dennoch die Schweiz verlangen "
-        "(RES018).\n"
+        "Mit den Anfragen an die API verlassen die personenbezogenen Daten die Schweiz, in einen Staat, "
+        "dessen Gesetzgebung die Liste des Bundesrats nach revDSG als angemessen einstuft, aber das "
+        "Bankgeheimnis oder die Auslagerungsregeln der FINMA können dennoch die Schweiz verlangen (RES018).\n"
     ) in output
     assert (
         "Die gewählte Managed API, Mistral Small 24B Instruct (IONOS AI Model Hub), verarbeitet die "
