@@ -140,6 +140,20 @@ class IdleScaleDown(Sourced):
         return self
 
 
+class IdleTimeoutRange(Sourced):
+    """The values a product accepts for its idle timeout (``EndpointSettings.idle_timeout``), in seconds,
+    as its documentation or API states them."""
+
+    minimum_seconds: float = Field(ge=0, le=86_400)
+    maximum_seconds: float = Field(ge=0, le=86_400)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> IdleTimeoutRange:
+        if self.maximum_seconds < self.minimum_seconds:
+            raise ValueError("maximum_seconds must not be below minimum_seconds")
+        return self
+
+
 class EndpointSettings(Sourced):
     """What the product calls the settings a serverless bill assumes, as its console or API names them:
     the instances kept running, the most it runs, and how long an idle one waits before it stops."""
@@ -154,6 +168,9 @@ class EndpointSettings(Sourced):
     """A request header without which a request that finds no instance running is refused while one
     starts, not held (Hugging Face's proxy answers 503 unless ``X-Scale-Up-Timeout`` is sent)."""
     scale_up_header_source: Citation | None = None
+    idle_timeout_range: IdleTimeoutRange | None = None
+    """The idle timeout's accepted values; None where no dated source states them (Hugging Face's
+    dropdown lists its choices in the console only)."""
 
     @model_validator(mode="after")
     def _header_has_a_source(self) -> EndpointSettings:
@@ -233,6 +250,11 @@ class ServerlessProduct(Sourced, Translated):
             raise ValueError("longer_waits_above_gpus and longer_waits_source go together")
         if self.streaming_endpoint is not None and self.settings is None:
             raise ValueError("streaming_endpoint needs settings: the memo names the type beside them")
+        accepted = self.settings.idle_timeout_range if self.settings is not None else None
+        if accepted is not None and not (
+            accepted.minimum_seconds <= self.idle_timeout_seconds <= accepted.maximum_seconds
+        ):
+            raise ValueError("idle_timeout_seconds lies outside settings.idle_timeout_range")
         return self
 
     @property
