@@ -49,15 +49,24 @@ def _collect(node: Any, lang: str, found: dict[str, str]) -> None:
 
 CITED_PAGE = re.compile(r"^(?P<title>.+) (?P<address><https?://[^>\s]+>)$")
 """A public page as ``cite`` names it: its title, then its address."""
+CITED_SECTION = re.compile(
+    r"^(?P<document>.+ \(\d{4}-\d{2}-\d{2}\), )(?P<section>.+?)(?P<address> <https?://[^>\s]+>)?$"
+)
+"""A section of a document as ``cite`` names it: 'title (date), section', then the document's address."""
 
 
 def known_text(lang: str, text: str) -> str:
     """``text``, quoted from the knowledge base, in ``lang`` where the knowledge base words it so; a cited
-    page ('title <address>') with its title so worded."""
+    page ('title <address>') with its title so worded; a cited document's section ('title (date), § 12(1)
+    <address>') with the section so worded (``translations: {de: {section: ...}}`` on the citation: a
+    German law is cited '§ 12 Abs. 1')."""
     texts = knowledge_texts(lang)
     found = texts.get(text)
     if found is not None or not texts:
         return text if found is None else found
+    cited = CITED_SECTION.match(text)
+    if cited is not None and cited["section"] in texts:
+        return f"{cited['document']}{texts[cited['section']]}{cited['address'] or ''}"
     page = CITED_PAGE.match(text)
     if page is None or page["title"] not in texts:
         return text
