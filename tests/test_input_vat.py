@@ -71,7 +71,7 @@ def test_an_api_bill_carries_germanys_19_percent() -> None:
     )
 
 
-def test_a_rental_carries_it_its_eur_list_price_too() -> None:
+def test_a_rental_carries_it_and_its_eur_list_price_stays_as_listed() -> None:
     """RunPod's RTX 5090 at $0.69 a card-hour, two cards for the 176 paid hours; OVHcloud's L40S at
     1.40 EUR (net, HT) converted at 1.16 USD per EUR."""
     recovered = run({**OFFICE_ASSISTANT, "input_vat_recoverable": True}, READ_ON)
@@ -80,8 +80,9 @@ def test_a_rental_carries_it_its_eur_list_price_too() -> None:
     assert option(recovered, "runpod", "community", "rtx-5090").usd_per_month == pytest.approx(2 * 0.69 * 176)
     assert (runpod.usd_per_gpu_hour, runpod.usd_per_month) == pytest.approx((0.69 * DE, 2 * 0.69 * 176 * DE))
     ovh = option(paid, "ovhcloud", "l40s", "l40s")
+    # The EUR figure stays the one OVHcloud lists; the USD price carries the VAT.
     assert (ovh.list_price_per_gpu_hour, ovh.usd_per_gpu_hour, ovh.usd_per_month) == pytest.approx(
-        (1.40 * DE, 1.40 * USD_PER_EUR * DE, 2 * 1.40 * USD_PER_EUR * 176 * DE)
+        (1.40, 1.40 * USD_PER_EUR * DE, 2 * 1.40 * USD_PER_EUR * 176 * DE)
     )
 
 
@@ -193,9 +194,13 @@ def test_the_memo_says_what_the_figures_include(tmp_path: Path) -> None:
         "(input_vat_recoverable: false); staff costs carry none.",
         "| Input VAT recoverable (input_vat_recoverable) | no (purchases priced with 19 % VAT, "
         "§ 12(1) UStG) |",
-        "Every price here includes 19 % VAT (DE), added to the net price the catalog lists (a price in EUR "
-        "too), as the company cannot recover it.",
-        "|  | ovhcloud | l40s | l40s | 2 | on-demand | EU (FR) | $1.93 (€1.67) | $680 | 2026-09-26 | +$391 |",
+        "Every price here includes 19 % VAT (DE), added to the net price the catalog lists, as the company "
+        "cannot recover it.",
+        "(€…): the price as the provider lists it in EUR (net of VAT where the provider says so); the "
+        "dollar figure beside it is that price converted at 1.16 USD per EUR (2025-12-31) with 19 % VAT "
+        "added. An EU price, so no EU premium is added.",
+        # $1.93 is OVHcloud's listed 1.40 EUR x 1.16 x 1.19.
+        "|  | ovhcloud | l40s | l40s | 2 | on-demand | EU (FR) | $1.93 (€1.40) | $680 | 2026-09-26 | +$391 |",
         "20,000 requests/day × 22 days × (300 input + 150 output tokens) at each price per million tokens "
         "with 19 % VAT, which the company cannot recover; prices listed in one currency are converted to "
         "the other at 1.16 USD per EUR (2025-12-31).",

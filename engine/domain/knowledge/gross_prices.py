@@ -4,11 +4,11 @@ Such a company (the workload's ``input_vat_recoverable: false``: a public author
 or insurer for its VAT-exempt business) pays the VAT on everything it buys. ``with_vat`` is the one place
 that adds it: a copy of the knowledge base whose every purchase carries the company country's standard
 rate (``vat_rates.yaml``), which the evaluation prices the workload with, so that every calculator, rule
-and text reads the same gross figures: API prices, GPU rentals (their list prices in EUR too), serverless
-products and what they bill for CPU and memory, owned servers, and the power and housing of the cost
-defaults and of an overrides file. Prices from an overrides file or an import are taken as net, as a
-business is quoted. An engineer's salary (the staff line) carries no VAT and stays as it is; so does the
-resale share of an owned server, a share of the price paid.
+and text reads the same gross figures: API prices, GPU rentals (their USD price; a list price in EUR stays
+as listed beside it), serverless products and what they bill for CPU and memory, owned servers, and the
+power and housing of the cost defaults and of an overrides file. Prices from an overrides file or an
+import are taken as net, as a business is quoted. An engineer's salary (the staff line) carries no VAT and
+stays as it is; so does the resale share of an owned server, a share of the price paid.
 """
 
 from __future__ import annotations
@@ -21,14 +21,10 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.costs import CostFigure, CountryCosts
 
-OFFER_PRICES = (
-    "usd_per_gpu_hour",
-    "usd_per_gpu_hour_low",
-    "usd_per_gpu_hour_high",
-    "instance_usd_per_hour",
-    "list_price_per_gpu_hour",
-    "list_instance_price_per_hour",
-)
+OFFER_PRICES = ("usd_per_gpu_hour", "usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "instance_usd_per_hour")
+"""An offer's prices that are raised; its list price in EUR (``list_price_per_gpu_hour``,
+``list_instance_price_per_hour``) stays the figure the provider lists, which the memo shows beside the USD
+price with VAT."""
 API_PRICES = ("input_per_million_tokens", "output_per_million_tokens")
 SERVERLESS_GPU_PRICES = ("usd_per_gpu_hour", "warm_usd_per_gpu_hour")
 HOST_PRICES = ("usd_per_core_hour", "usd_per_gib_hour")
