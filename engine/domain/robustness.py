@@ -96,6 +96,9 @@ class ScenarioInput(ResultModel):
     unit: str
     source: str
     as_of: dt.date | None
+    vat_rate: float | None = None
+    """The VAT rate ``low``, ``high`` and ``point`` include: a price the company pays with VAT it cannot
+    recover (the own server's, the documents' range or yours raised by it); None: as its source gives it."""
     held_at: float | None = None
     """Where it is held while another input moves alone, where that is not ``point``: a volume growth at
     its range's point value (the middle, or a triangular range's mode), as every scenario grows the

@@ -144,9 +144,15 @@ def _knowledge_input(
     entry: UncertainInput, knowledge: Knowledge, replaced: dict[str, Range], overrides: Overrides | None
 ) -> Drawn | None:
     found = _known(entry, knowledge)
+    # The server's price is a purchase: where the knowledge base's copy carries the VAT a company cannot
+    # recover, its range does too, the documents' raised with the catalog's price (``gross_prices``) and
+    # yours here, taken as net as your price is.
+    vat = knowledge.vat_rates.applied if entry.applies_to == "own_server_price" else None
     if entry.id in replaced:
         mine = replaced[entry.id]
         within_bounds(entry.id, mine, FIGURE_BOUNDS[entry.applies_to])
+        if vat is not None:
+            mine = _with_vat(mine, 1 + vat.rate)
         summary = ScenarioInput(
             id=entry.id,
             description=entry.description,
@@ -158,6 +164,7 @@ def _knowledge_input(
             unit=found.unit,
             source="your overrides file",
             as_of=None,
+            vat_rate=vat.rate if vat is not None else None,
         )
         return Drawn(summary, mine, entry.group or entry.id, entry)
     if _fixed_by_overrides(entry, overrides):
@@ -174,9 +181,21 @@ def _knowledge_input(
         unit=found.unit,
         source=cite(found.source, knowledge),
         as_of=found.as_of,
+        vat_rate=vat.rate if vat is not None else None,
     )
     span = Range(low=found.low, high=found.high, shape=entry.shape, mode=mode)
     return Drawn(summary, span, entry.group or entry.id, entry)
+
+
+def _with_vat(span: Range, factor: float) -> Range:
+    """``span`` with its ends (and mode) times ``factor``."""
+    return span.model_copy(
+        update={
+            "low": span.low * factor,
+            "high": span.high * factor,
+            "mode": span.mode * factor if span.mode is not None else None,
+        }
+    )
 
 
 def _known(entry: UncertainInput, knowledge: Knowledge) -> KnownRange:
