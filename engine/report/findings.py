@@ -109,6 +109,10 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             "pricing_assumptions": knowledge.pricing_assumptions,
             "serving_engines": {engine.id: engine for engine in knowledge.throughput.serving_engines},
             "vat_rates": knowledge.vat_rates.rates,
+            # The VAT every price of this knowledge base includes (``gross_prices.with_vat``), and what a
+            # price is divided by to give the figure its provider lists (1 where the prices are net).
+            "vat": knowledge.vat_rates.applied,
+            "vat_factor": 1 + knowledge.vat_rates.applied.rate if knowledge.vat_rates.applied else 1.0,
         },
     }
     return FindingTexts(
