@@ -177,6 +177,8 @@ def _parts(knowledge: Knowledge, figures: tuple[CostFigure, ...]) -> tuple[CostP
             as_of=f.as_of,
             up_to_kwh_per_year=f.up_to_kwh_per_year,
             beyond_band=f.beyond_band,
+            quoted=dict(f.quoted),
+            vat=f.vat,
         )
         for f in figures
     )

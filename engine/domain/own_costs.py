@@ -33,6 +33,12 @@ class CostPart(_Result):
     """The tariff band the price is sold for (``CostFigure.up_to_kwh_per_year``)."""
     beyond_band: str | None = None
     """What a consumer above the band pays instead (``CostFigure.beyond_band``)."""
+    quoted: dict[str, float] = {}
+    """Further amounts of the source in ``currency`` that ``note`` names at its ``{name}`` places (a
+    second tariff, a fixed monthly fee), with VAT where ``amount`` has it (``CostFigure.quoted``)."""
+    vat: Literal["excluded", "not_stated"] | None = None
+    """What the source says of VAT, which ``note`` words at its ``{vat}`` place: the case's own words, net
+    or with ``OwnCosts.vat_rate`` added (``CostFigure.vat``)."""
 
 
 class CostLine(_Result):

@@ -138,6 +138,16 @@ def _country(context: jinja2.runtime.Context, code: str, name: str | None = None
     return country_name(_format(context).lang, code, name or code)
 
 
+NOTE_PLACE = re.compile(r"\{(\w+)\}")
+"""A place in a knowledge note, ``{name}`` (``CostFigure.quoted``, ``CostFigure.vat``)."""
+
+
+def _filled(text: str, values: dict[str, str]) -> str:
+    """A knowledge note with its ``{name}`` places filled in from ``values``: the amounts it quotes and its
+    VAT, as the template words them for the reader."""
+    return NOTE_PLACE.sub(lambda place: values.get(place[1], place[0]), text)
+
+
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 
 
@@ -150,6 +160,7 @@ def _markdown_text(text: str) -> str:
 FILTERS: dict[str, Any] = {
     "md": _markdown_text,
     "known": _known,
+    "filled": _filled,
     "country": _country,
     "num": _num,
     "figure": _figure,

@@ -70,4 +70,18 @@ def cost_default_problems(knowledge: Knowledge, directory: Path) -> list[str]:
     ]
     if costs.yours is not None:
         problems.append(f"{where}: field yours: set from an overrides file only")
-    return problems
+    return problems + vat_unstated(knowledge, directory)
+
+
+def vat_unstated(knowledge: Knowledge, directory: Path) -> list[str]:
+    """Every power price of a country with a VAT rate says what its source says of VAT (``vat``): a company
+    there that cannot recover it has it added, and the note words it for both cases."""
+    where = directory / "cost_defaults.yaml"
+    return [
+        f"{where}: entry {country.country!r}: electricity_per_kwh {index}: give vat (excluded or "
+        "not_stated): the country has a VAT rate in vat_rates.yaml"
+        for country in knowledge.cost_defaults.countries
+        if knowledge.vat_rates.of(country.country) is not None
+        for index, figure in enumerate(country.electricity_per_kwh)
+        if figure.vat is None
+    ]

@@ -7,6 +7,7 @@ currency, source and date; a figure a country lacks is left out and the document
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -18,6 +19,10 @@ Currency = Literal["EUR", "USD", "CHF"]
 
 FiniteAmount = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 CountryCode = Annotated[str, Field(pattern=r"^[A-Z]{2}$")]
+VatStated = Literal["excluded", "not_stated"]
+"""What a figure's source says of VAT: the figure excludes it (a net price), or the source does not say."""
+NOTE_PLACE = re.compile(r"\{(\w+)\}")
+"""A place in a cost figure's note, ``{name}``: one of its ``quoted`` amounts, or ``{vat}``."""
 
 
 class CostFigure(Sourced, Translated):
@@ -33,11 +38,37 @@ class CostFigure(Sourced, Translated):
     beyond_band: str | None = None
     """What a consumer above the band pays instead, as far as the sources say (a lowercase clause the
     memo quotes); None: not known."""
+    quoted: dict[str, FiniteAmount] = Field(default_factory=dict)
+    """Further amounts of the same source and currency that the note names at ``{name}`` (a second tariff,
+    a fixed monthly fee): they are bought as ``value`` is, so they carry the VAT where it does
+    (``gross_prices.with_vat``), and the text shows them as the figure is shown."""
+    vat: VatStated | None = None
+    """What the source says of VAT, which the note words at ``{vat}`` for the case at hand: net, or with the
+    rate a company that cannot recover it pays (``input_vat_recoverable: false``). Every price of a
+    country with a VAT rate (``vat_rates.yaml``) says it; None for the others, whose figures stay net."""
+
+    def __hash__(self) -> int:
+        # A figure may sit inside an entry that is hashed; the mapping itself cannot be, its items can.
+        return hash((self.value, self.currency, self.note, tuple(sorted(self.quoted.items())), self.vat))
 
     @model_validator(mode="after")
     def _band_before_beyond(self) -> CostFigure:
         if self.beyond_band is not None and self.up_to_kwh_per_year is None:
             raise ValueError("beyond_band is said of a tariff band (up_to_kwh_per_year) only")
+        return self
+
+    @model_validator(mode="after")
+    def _places_given(self) -> CostFigure:
+        names = {*self.quoted, *(("vat",) if self.vat is not None else ())}
+        notes = {"note": self.note, "translations.de.note": self.translations.de.get("note", self.note)}
+        for field, note in notes.items():
+            places = set(NOTE_PLACE.findall(note))
+            if places != names:
+                given, wanted = (", ".join(sorted(found)) or "none" for found in (places, names))
+                raise ValueError(
+                    f"{field}: its places {{name}} ({given}) must be the quoted amounts and {{vat}} where "
+                    f"vat is given ({wanted})"
+                )
         return self
 
 

@@ -95,7 +95,11 @@ def _country_with_vat(country: CountryCosts, factor: float) -> CountryCosts:
 
 
 def _figure(figure: CostFigure | None, factor: float) -> CostFigure | None:
-    return figure.model_copy(update={"value": figure.value * factor}) if figure is not None else None
+    """``figure`` with VAT, and the further amounts its note quotes (a second tariff, a monthly fee) too."""
+    if figure is None:
+        return None
+    quoted = {name: amount * factor for name, amount in figure.quoted.items()}
+    return figure.model_copy(update={"value": figure.value * factor, "quoted": quoted})
 
 
 def _times(entry: M, factor: float, fields: tuple[str, ...]) -> M:
