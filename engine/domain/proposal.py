@@ -11,7 +11,7 @@ from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.options import ServerlessBilling
-from gpu_advisor.engine.domain.results import Decision, ResultModel
+from gpu_advisor.engine.domain.results import Decision, PurchasesVat, ResultModel
 from gpu_advisor.engine.domain.text_patterns import ONE_LINE, TEXT
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -303,6 +303,10 @@ class CheckResult(ResultModel):
     """A serverless proposal: how its price is billed (the instances kept warm, the endpoint's settings
     that assumes); None for other deployments or where the catalog cannot price it."""
     recommendation: Decision
+    purchases_vat: PurchasesVat | None = None
+    """The VAT rate the proposal's cost and the recommendation's include, as ``recommend``'s result says it
+    (``Recommendation.purchases_vat``); None: net of VAT (KNB024 warns where the company cannot recover it
+    and the catalog has no rate for its country)."""
     recommended_fleet: MixedFleetBilling | None = None
     """Where the recommendation is a mixed fleet (hybrid): its base and its peak, each with its offer and
     cards (``recommendation`` names the base's offer and counts the cards of both)."""

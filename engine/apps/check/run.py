@@ -41,6 +41,7 @@ from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.engines import rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.findings import render_rule_message
+from gpu_advisor.engine.report.recommendation import purchases_vat
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 from gpu_advisor.engine.rulebook.facts import ProposalFact, guards
 from gpu_advisor.engine.rulebook.guards import effective_needs, fields_read
@@ -121,8 +122,11 @@ def check_item(
     # The offer the proposal (or its busier hours' part) names, not the first of its provider's GPU.
     offer = knowledge.offer(data["provider"], details.offer, data["gpu"]) if data["offer_known"] else None
     if offer is not None and rule.topic in ("pricing", "residency", "provider", "knowledge"):
+        vat = knowledge.vat_rates.applied
+        with_vat = f" with {vat.rate * 100:g} % VAT" if vat is not None else ""
         entries.append(
-            f"offers: {offer.key} at {offer.usd_per_gpu_hour:g} USD per GPU-hour ({offer.as_of.isoformat()})"
+            f"offers: {offer.key} at {offer.usd_per_gpu_hour:g} USD per GPU-hour{with_vat} "
+            f"({offer.as_of.isoformat()})"
         )
     if status in ("fail", "warn"):
         message = render_rule_message(rule, data, knowledge, rulebook, fmt, details=details)
@@ -259,6 +263,7 @@ def check_document(
         api=ProposedApi(api=api.api, name=api.name, provider=api.provider, batch=api.batch) if api else None,
         serverless=billed,
         recommendation=evaluation.decision,
+        purchases_vat=purchases_vat(evaluation.knowledge),
         recommended_fleet=recommended_fleet(evaluation),
         status=overall(items),
         counts=counts(items),
