@@ -170,6 +170,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         )
         return Outcome(row.line, name, None, fault, fault=True)
     decision = summary.decision
+    vat = evaluation.knowledge.vat_rates.applied
     attention = portfolio_split(summary.attention)[0]
     # A stale catalog price is noted wherever it fired, whether or not it concerns the route decided on.
     notes = portfolio_split(summary.fired_rules)[1]
@@ -183,6 +184,8 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         cost_is_estimate=decision.cost_is_estimate,
         attention=attention,
         notes=notes,
+        vat=(vat.country, vat.rate) if vat is not None else None,
+        vat_rate_missing=vat is None and not evaluation.workload.input_vat_recoverable,
     )
 
 

@@ -26,6 +26,12 @@ class Outcome:
     """The error is a fault in gpu-advisor (an exception no check expected), not in the row."""
     unread_rest: bool = False
     """The error ends the reading: the file's rest is not run (a YAML error within the list)."""
+    vat: tuple[str, float] | None = None
+    """The company country and VAT rate every purchase of the workload is priced with: its company cannot
+    recover input VAT (``input_vat_recoverable: false``); None: priced net."""
+    vat_rate_missing: bool = False
+    """The company cannot recover input VAT, but the catalog has no rate for its country: priced net
+    (KNB023)."""
 
 
 PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007", "KNB013", "KNB019")
@@ -80,6 +86,15 @@ class Repeated(SummaryModel):
     first_line: int
 
 
+class VatShare(SummaryModel):
+    """The workloads of one company country priced with its VAT, and their part of the total."""
+
+    country: str
+    rate: float
+    workloads: int
+    usd_per_month: float
+
+
 class PortfolioNote(SummaryModel):
     rule: str
     title: str
@@ -103,6 +118,12 @@ class BatchSummary(SummaryModel):
     estimated_usd_per_month: float = 0.0
     """The part of the total whose decision is marked an estimate (none since serverless products are priced;
     kept for readers of older summaries)."""
+    purchases_vat: tuple[VatShare, ...] = ()
+    """The parts of the total priced with VAT (workloads whose company cannot recover input VAT), by
+    country; the rest of the total is net of VAT."""
+    vat_rate_missing: int = 0
+    """Workloads whose company cannot recover input VAT, priced net as the catalog has no rate for its
+    country (KNB023)."""
     without_monthly_cost: int
     without_monthly_cost_rows: tuple[Row, ...] = ()
     """The first LISTED_MAX of them, so that the reader finds what the total leaves out."""
@@ -159,6 +180,9 @@ class Tally:
     per-workload record kept, to tell a repeated name."""
     repeated_count: int = 0
     repeated: list[Repeated] = field(default_factory=list)
+    vat: dict[tuple[str, float], tuple[int, float]] = field(default_factory=dict)
+    """(company country, VAT rate) -> the workloads priced with it and their monthly cost."""
+    vat_rate_missing: int = 0
 
     def add(self, outcome: Outcome) -> None:
         if outcome.error is not None:
@@ -187,6 +211,10 @@ class Tally:
             self.total_usd_per_month += outcome.usd_per_month
             if outcome.cost_is_estimate:
                 self.estimated_usd_per_month += outcome.usd_per_month
+            if outcome.vat is not None:
+                workloads, usd = self.vat.get(outcome.vat, (0, 0.0))
+                self.vat[outcome.vat] = (workloads + 1, usd + outcome.usd_per_month)
+        self.vat_rate_missing += outcome.vat_rate_missing
         for rule in outcome.notes:
             self.notes[rule] = self.notes.get(rule, 0) + 1
         if outcome.attention:
@@ -207,6 +235,11 @@ class Tally:
             by_deployment=dict(sorted(self.by_deployment.items())),
             total_usd_per_month=round(self.total_usd_per_month, 2),
             estimated_usd_per_month=round(self.estimated_usd_per_month, 2),
+            purchases_vat=tuple(
+                VatShare(country=country, rate=rate, workloads=workloads, usd_per_month=round(usd, 2))
+                for (country, rate), (workloads, usd) in sorted(self.vat.items())
+            ),
+            vat_rate_missing=self.vat_rate_missing,
             without_monthly_cost=self.without_monthly_cost,
             without_monthly_cost_rows=tuple(self.without_monthly_cost_rows),
             attention_count=self.attention_count,
