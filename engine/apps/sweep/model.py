@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
+from gpu_advisor.engine.domain.results import PurchasesVat
 
 DECISION_FIELDS = ("deployment", "pricing", "provider", "offer", "gpu")
 """What makes two decisions different; the card count and the cost may change within one decision."""
@@ -106,3 +107,9 @@ class SweepResult(SweepModel):
     before (whole rows of the first variable), and the variables' values only those."""
     planned_points: int | None = None
     """Where interrupted: the combinations the sweep was to evaluate."""
+    purchases_vat: PurchasesVat | None = None
+    """The VAT every cost of the sweep includes: the workload's company cannot recover it
+    (``Recommendation.purchases_vat``); a swept price is taken as net and has it added. None: net."""
+    vat_rate_missing: bool = False
+    """The company cannot recover input VAT, but the catalog has no rate for its country: every cost is
+    net (KNB023)."""

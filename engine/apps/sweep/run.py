@@ -221,6 +221,8 @@ def sweep(
         flips=all_flips(points, variables, {d.label: d for d in decisions}),
         interrupted_by=interrupted_by,
         planned_points=len(combinations) if interrupted_by else None,
+        purchases_vat=base.purchases_vat,
+        vat_rate_missing="KNB023" in base.fired_rules,
     )
 
 
