@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.batch_window import leaves_window
+from gpu_advisor.engine.calc.batch_window import run_start_in_window
 from gpu_advisor.engine.calc.calibration import error_taken_off
-from gpu_advisor.engine.calc.checkpoint import run_start
 from gpu_advisor.engine.calc.count_limits import kv_held_rate
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
@@ -308,18 +307,15 @@ def judged(
         # A service's replicas of fewer cards than the usual count carry at most what their KV cache
         # holds with room kept for full-context ones (``kv_held_rate``).
         fits, load = {fit.gpu: fit for fit in figures.fits}, sized.load
-        # A batch's window holds each run's start too, as recommend sizes it (``checkpoint.run_start``):
-        # cards whose start leaves nothing of it are not planned (``calc.batch_window``).
-        starts = {
-            gpu: run_start(knowledge, figures, gpu, p.cards) if load.served_in_paid_hours else (0.0, 0.0)
-            for gpu, p in performances.items()
-        }
+        # A batch's window holds each run's start too, as recommend sizes it (``batch_window.run_start``):
+        # cards whose replicas finish no request in the window after it are not planned
+        # (``calc.batch_window``; the sizing table's note says so).
         plans = {
             gpu: plan_replicas(
-                p, load, sizing, kv_held_rate(knowledge, figures, fits[gpu], p, load, sizing), starts[gpu]
+                p, load, sizing, kv_held_rate(knowledge, figures, fits[gpu], p, load, sizing), begun
             )
             for gpu, p in performances.items()
-            if leaves_window(load, sum(starts[gpu]))
+            if (begun := run_start_in_window(knowledge, figures, load, p)) is not None
         }
     if request.gpu is not None and request.gpu not in performances:
         held = f"the weights and one request of {tokens[0] + tokens[1]:,} tokens"
@@ -353,7 +349,8 @@ def judged(
                 knowledge, figures, *tokens, *targets, unsuitable, judged_at, EVERY_GPU, *sized.defaulted
             )
             firings += [firing for fact in facts for firing in session.assert_fact(fact)]
-            # A batch: whether a run's start leaves any of its window on some GPU, as recommend judges it.
+            # A batch: whether a run's replicas finish a request in its window on some GPU, as recommend
+            # judges it.
             start = batch_start_fact(knowledge, figures, sized.load, *tokens)
             firings += session.assert_fact(start) if start is not None else []
     return plans, performances, firings

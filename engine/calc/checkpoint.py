@@ -1,18 +1,14 @@
 """The weights' size, and what a replica reads as it starts: the weights as served, or the 16-bit
 checkpoint an engine quantizes to FP8 as it loads it (vLLM's and SGLang's ``--quantization fp8``). A cold
 start and a batch run's start take the weights' load at the catalog's load rate, so a 72B model served in
-FP8 from its 16-bit checkpoint loads 145 GB, not 72."""
+FP8 from its 16-bit checkpoint loads 145 GB, not 72; a replica over several server instances loads each
+one's share at once."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.models import ModelConfig
-
-if TYPE_CHECKING:
-    from gpu_advisor.engine.calc.sizing import SizingFigures
 
 QUANTIZED_AT_LOAD = frozenset({"vllm", "sglang"})
 """Engines that quantize a 16-bit checkpoint to FP8 as they load it (TensorRT-LLM reads a quantized one)."""
@@ -52,17 +48,12 @@ def read_at_start_gb(weights_gb: float, sixteen_bit_gb: float | None, replica_me
 
 
 def weights_load_hours(
-    knowledge: Knowledge, weights: float, sixteen_bit_gb: float | None, gpu: str, cards: int
+    knowledge: Knowledge, weights: float, sixteen_bit_gb: float | None, gpu: str, cards: int, nodes: int
 ) -> float:
-    """Hours a replica of ``cards`` cards of ``gpu`` takes to load the weights before it serves (the
-    checkpoint it reads: ``read_at_start_gb``), at the catalog's load rate
-    (``serverless.weights_load_gb_per_second``): a floor, as the instance's boot is not known."""
+    """Hours a replica of ``cards`` cards of ``gpu`` on ``nodes`` server instances takes to load the
+    weights before it serves (the checkpoint it reads: ``read_at_start_gb``): each instance reads only its
+    own share, its pipeline stage's layers, at the catalog's load rate
+    (``serverless.weights_load_gb_per_second``), all of them at once, so the load takes one share's time;
+    a floor, as the instances' boot is not known."""
     read = read_at_start_gb(weights, sixteen_bit_gb, cards * knowledge.gpu(gpu).memory_bytes)
-    return knowledge.serverless.weights_load_seconds(read) / SECONDS_PER_HOUR
-
-
-def run_start(knowledge: Knowledge, figures: SizingFigures, gpu: str, cards: int) -> tuple[float, float]:
-    """A batch run's start on replicas of ``cards`` × ``gpu``, in hours: the weights' load at the catalog's
-    rate and the serving engine's start beyond it (its own measurement or its stand-in's; 0 without)."""
-    weights = weights_load_hours(knowledge, figures.weights_gb, figures.sixteen_bit_checkpoint_gb, gpu, cards)
-    return weights, knowledge.throughput.engine_start_seconds(figures.serving_engine) / SECONDS_PER_HOUR
+    return knowledge.serverless.weights_load_seconds(read / nodes) / SECONDS_PER_HOUR

@@ -19,8 +19,7 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.batch_window import batch_window_replicas, leaves_window
-from gpu_advisor.engine.calc.checkpoint import run_start
+from gpu_advisor.engine.calc.batch_window import batch_window_replicas, run_start_in_window, serves_in_window
 from gpu_advisor.engine.calc.count_limits import below_usual_count, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
@@ -32,7 +31,7 @@ from gpu_advisor.engine.calc.policy import (
     shortfall_alone,
     usable_rate,
 )
-from gpu_advisor.engine.calc.request_times import request_times
+from gpu_advisor.engine.calc.request_times import lone_request_seconds, request_times
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
@@ -87,8 +86,9 @@ class ReplicaPlan(NamedTuple):
     """Its replicas run on at least two instances (``Sizing.spread``)."""
     weights_load_hours: float = 0.0
     """A batch: the time each run's replicas take to load the weights before they serve, at the catalog's
-    load rate (``serverless.weights_load_gb_per_second``, as a serverless cold start counts it): a floor,
-    as the instances' boot is not known. An hourly rental bills it with the run (``listings.plan_hours``).
+    load rate (``serverless.weights_load_gb_per_second``, as a serverless cold start counts it), each
+    instance of a replica its own share at once (``checkpoint.weights_load_hours``): a floor, as the
+    instances' boot is not known. An hourly rental bills it with the run (``listings.plan_hours``).
     0 for a service: a service's daily start on an hourly offer is not billed (docs/economics.md, "What is
     not modelled")."""
     engine_start_hours: float = 0.0
@@ -127,12 +127,14 @@ def _for_peak(
     sizing: Sizing,
     held: float | None = None,
     start: float = 0.0,
+    alone: float = 0.0,
 ) -> int:
     """The replicas the peak (or the batch's work in what its run's start, ``start`` hours, leaves of its
-    window) needs, spares aside; ``within``: the rate per replica within the latency targets
-    (``rate_within_targets``); ``held``: at most this rate (``ReplicaPlan.rate_kv_holds``)."""
+    window, for replicas whose lone request takes ``alone`` seconds) needs, spares aside; ``within``: the
+    rate per replica within the latency targets (``rate_within_targets``); ``held``: at most this rate
+    (``ReplicaPlan.rate_kv_holds``)."""
     if load.served_in_paid_hours:
-        return max(1, math.ceil(batch_window_replicas(rps, load, sizing, start)))
+        return max(1, math.ceil(batch_window_replicas(rps, load, sizing, start, alone)))
     return max(1, math.ceil(load.peak_requests_per_second / usable_rate(rps, within, sizing, held)))
 
 
@@ -151,7 +153,7 @@ def _count_order(
     more at a higher one, as each count's throughput at the batch its KV cache holds decides); then one
     its KV cache does not cap (a capped replica carries less a card in every hour below the peak); then
     fewer cards. ``held``, ``starts``: by card count, ``ReplicaPlan.rate_kv_holds`` and a batch run's
-    start (``checkpoint.run_start``)."""
+    start (``batch_window.run_start``)."""
     if load.served_in_paid_hours:
         shortfall, within = 1.0, None
     else:
@@ -159,7 +161,8 @@ def _count_order(
         within = rate_within_targets(performance, sizing)
     cards = performance.cards
     rate, start = performance.requests_per_second, sum(starts[cards])
-    for_peak = _for_peak(rate, within, load, sizing, held[cards], start) * cards
+    alone = lone_request_seconds(performance.roofline)
+    for_peak = _for_peak(rate, within, load, sizing, held[cards], start, alone) * cards
     refused = figures.refuses_tensor_split(performance.tensor_parallel)
     return shortfall, refused, for_peak, held[cards] is not None, cards
 
@@ -172,7 +175,7 @@ def plan_replicas(
     start: tuple[float, float] = (0.0, 0.0),
 ) -> ReplicaPlan:
     """``performance``'s replicas at ``load``; ``held``: ``ReplicaPlan.rate_kv_holds`` (``kv_held_rate``);
-    ``start``: a batch run's weights' load and engine start, in hours (``run_start``)."""
+    ``start``: a batch run's weights' load and engine start, in hours (``batch_window.run_start``)."""
     within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
     kept = None if within is None else kept_targets(performance.roofline, sizing)
     return _planned(
@@ -194,13 +197,17 @@ def plan_replicas(
     )
 
 
-def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) -> ReplicaPlan:
+def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) -> ReplicaPlan | None:
     """``plan`` for replicas that carry ``factor`` times the estimated rate (a scenario's drawn error of
     the throughput estimate): the rate, the rate within the latency targets and the output tokens scale
     by it, a request's time in flight by its inverse, and the replicas follow; the cards per replica and
-    the step times (the latencies shown) stay the estimate's."""
+    the step times (the latencies shown) stay the estimate's. None for a batch whose replicas, that much
+    slower, finish no request in the window their start leaves (``batch_window.serves_in_window``)."""
     if factor == 1.0:
         return plan
+    service = plan.service.scaled(factor)
+    if load.served_in_paid_hours and not serves_in_window(load, plan.start_hours, service.alone):
+        return None
     within, held = plan.rate_within_targets_per_replica, plan.rate_kv_holds
     # The weights' load at each batch run's start does not depend on the throughput: it stays billed.
     return _planned(
@@ -212,7 +219,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         plan.pipeline_stages,
         plan.requests_per_second_per_replica * factor,
         plan.output_tokens_per_second_per_replica * factor,
-        plan.service.scaled(factor),
+        service,
         None if within is None else within * factor,
         plan.kept_targets,
         load,
@@ -244,7 +251,7 @@ def _planned(
     rate. ``start``: a batch run's weights' load and engine start, billed with each run."""
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-        window = batch_window_replicas(rps, load, sizing, sum(start))
+        window = batch_window_replicas(rps, load, sizing, sum(start), service.alone)
         for_peak = for_throughput = max(1, math.ceil(window))
         uncapped = 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
@@ -335,7 +342,6 @@ def plans_by_gpu(
     among those that can meet the latency targets (all counts where none can)."""
     plans = {}
     fits = {fit.gpu: fit for fit in figures.fits}
-    batch = load.served_in_paid_hours
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if only is not None and gpu not in only:
             continue
@@ -346,12 +352,14 @@ def plans_by_gpu(
         # ``replica_performance`` estimates at every count), so a count below the usual one carries it at
         # that rate where it costs fewer cards for the window's work (``_count_order``).
         held = {p.cards: kv_held_rate(knowledge, figures, fit, p, load, sizing) for p in candidates}
-        # A batch run's start on each count, in hours: a count whose start leaves nothing of the window is
-        # none (``calc.batch_window``); the others' work is counted in what it leaves.
+        # A batch run's start on each count, in hours: a count whose replicas finish no request in the
+        # window after it is none (``calc.batch_window``); the others' work is counted in what it leaves.
         starts = {
-            p.cards: run_start(knowledge, figures, gpu, p.cards) if batch else (0.0, 0.0) for p in candidates
+            p.cards: start
+            for p in candidates
+            if (start := run_start_in_window(knowledge, figures, load, p)) is not None
         }
-        in_window = {p.cards for p in candidates if leaves_window(load, sum(starts[p.cards]))}
+        in_window = starts.keys()
         if cards is not None and gpu in cards:
             given = cards[gpu]
             candidates = (
@@ -367,7 +375,7 @@ def plans_by_gpu(
             candidates = linked or candidates
         candidates = tuple(p for p in candidates if p.cards in in_window)
         if not candidates:
-            continue  # cards given on a GPU with no usual count, or no count's start leaves the window
+            continue  # cards given on a GPU with no usual count, or no count serves within the window
         # The winning count's plan only: the others are compared by what decides between them.
         chosen = (
             candidates[0]

@@ -40,8 +40,7 @@ def request_times(roofline: Roofline, batch: int, /) -> tuple[tuple[float, ...],
     if not steps:
         return _prompt_times(roofline)
     lone_step = roofline.step_seconds(1.0)
-    lone = queue_and_prefill_seconds(roofline, 0.0, 0.0) + steps * lone_step
-    rates, seconds = [0.0], [lone]
+    rates, seconds = [0.0], [lone_request_seconds(roofline)]
     share = FIRST_KNOT_PREFILL_SHARE
     # Below one sequence decoding the step is a lone one: the prefill share is c p / (c p + T step(1)).
     decoding = min(FIRST_KNOT_DECODING, share * steps * lone_step / ((1 - share) * busy(1.0)))
@@ -57,6 +56,14 @@ def request_times(roofline: Roofline, batch: int, /) -> tuple[tuple[float, ...],
         decoding *= KNOT_GROWTH
 
 
+def lone_request_seconds(roofline: Roofline) -> float:
+    """One request alone on an idle replica, from its arrival to its last token: its prompt's pass
+    (``queue_and_prefill_seconds`` with nothing else in flight) and each of its other output tokens at
+    the step of a batch of one (``Roofline.decode_steps``); ``request_times``' first knot. The least any
+    request takes on the replica, whatever the load."""
+    return queue_and_prefill_seconds(roofline, 0.0, 0.0) + roofline.decode_steps * roofline.step_seconds(1.0)
+
+
 def _prompt_times(roofline: Roofline) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """``request_times`` for one-token answers: a request is its prompt's pass alone, nothing decodes,
     and its time is the wait behind the other prompts and its own pass (``queue_and_prefill_seconds``
@@ -64,7 +71,7 @@ def _prompt_times(roofline: Roofline) -> tuple[tuple[float, ...], tuple[float, .
     ``FIRST_KNOT_PREFILL_SHARE`` by a factor of ∛2 to the share that leaves it idle as long: the wait
     grows without bound as the share nears 1, and the load a replica is sized for stays below it."""
     busy = roofline.prefill_busy_seconds(0.0)
-    rates, seconds = [0.0], [queue_and_prefill_seconds(roofline, 0.0, 0.0)]
+    rates, seconds = [0.0], [lone_request_seconds(roofline)]
     share, last = FIRST_KNOT_PREFILL_SHARE, 1 - FIRST_KNOT_PREFILL_SHARE
     while True:
         share = min(share, last)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.batch_window import batch_window_replicas, leaves_window
+from gpu_advisor.engine.calc.batch_window import batch_window_replicas, serves_in_window
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
 from gpu_advisor.engine.calc.cold_start import ColdStart, cold_start
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
@@ -199,15 +199,15 @@ def instance_cold_start(
     return cold_start(knowledge, product, read, workload.engine_start_seconds)
 
 
-def starts_within_window(
+def serves_within_window(
     knowledge: Knowledge, product: ServerlessProduct, plan: ReplicaPlan, workload: ServerlessWorkload
 ) -> bool:
-    """An instance of ``product`` leaves some of a batch's window after its cold start; a service's does."""
+    """After its cold start an instance of ``product`` finishes a request in a batch's window; a service's."""
     load = workload.load
     if not load.served_in_paid_hours:
         return True
     cold = instance_cold_start(knowledge, product, plan, workload).seconds
-    return leaves_window(load, cold / SECONDS_PER_HOUR)
+    return serves_in_window(load, cold / SECONDS_PER_HOUR, plan.service.alone)
 
 
 class ProductMonth(NamedTuple):
@@ -266,9 +266,9 @@ def product_month(
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
     work_hours = work_per_day * days
     if load.served_in_paid_hours:
-        # The window left after each instance's cold start holds the work, as a rental's after its run's
-        # start.
-        needed = batch_window_replicas(instance_rps, load, sizing, cold / SECONDS_PER_HOUR)
+        # The window left after each instance's cold start holds the work, as a rental's after its start.
+        alone = plan.service.alone
+        needed = batch_window_replicas(instance_rps, load, sizing, cold / SECONDS_PER_HOUR, alone)
         instances = max(1, math.ceil(needed)) + spare
         month = batch_month(load, instance_rps, instances, product, cold, days)
         running = work_per_day / instances

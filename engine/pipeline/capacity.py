@@ -216,17 +216,22 @@ def replica_plans(
     (``spare``), on at least two instances where they asked for that (``spread``; a batch's rentals:
     ``spread_runs``); with
     ``throughput_factor``, for replicas that carry that many times the estimated rate (a scenario's,
-    ``replicas.at_throughput``)."""
+    ``replicas.at_throughput``; a batch's GPU whose replicas, that much slower, finish no request in its
+    window has none)."""
     found = _replica_plans(resolved, capacity, knowledge, spare, only, spread, spread_runs)
     if throughput_factor == 1.0:
         return found
     load, sizing = capacity.load, found.sizing
+
+    def scaled(plans: dict[str, ReplicaPlan]) -> dict[str, ReplicaPlan]:
+        return {
+            gpu: plan
+            for gpu, p in plans.items()
+            if (plan := at_throughput(p, throughput_factor, load, sizing)) is not None
+        }
+
     return ReplicaPlans(
-        sizing=sizing,
-        plans={gpu: at_throughput(p, throughput_factor, load, sizing) for gpu, p in found.plans.items()},
-        quantized_plans={
-            gpu: at_throughput(p, throughput_factor, load, sizing) for gpu, p in found.quantized_plans.items()
-        },
+        sizing=sizing, plans=scaled(found.plans), quantized_plans=scaled(found.quantized_plans)
     )
 
 

@@ -201,8 +201,8 @@ def judge_gpus(
             firings = (*firings, *fit_firings(evaluator, facts))
             planned = planned_targets(facts[0])
     if resolved is not None:
-        # A batch: whether a run's start leaves any of its window on some GPU (no count is planned where
-        # it leaves none, ``calc.batch_window``).
+        # A batch: whether a run's replica finishes a request in its window on some GPU (no count is
+        # planned whose replicas finish none after their start, ``calc.batch_window``).
         tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
         start = batch_start_fact(knowledge, capacity.figures, capacity.load, *tokens)
         if start is not None:

@@ -20,7 +20,7 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_bill,
     serverless_billing,
     serverless_listings,
-    starts_within_window,
+    serves_within_window,
 )
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -72,10 +72,11 @@ class Pricer:
         """The month of ``candidate``, scaling to zero, where each start takes ``extra_seconds`` longer:
         more requests meet a start, so there are fewer of them, each billed longer (not cached: asked of
         one candidate). No instance is kept at an always-on price: the endpoint stays as recommended. A
-        batch's instances that would start for its whole window do none of its work: no bill reaches it."""
+        batch's instances that would finish no request in its window after such a start do none of its
+        work: no bill reaches it."""
         product = candidate.listing.product
         later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
-        if not starts_within_window(self.knowledge, later, candidate.plan, self.workload):
+        if not serves_within_window(self.knowledge, later, candidate.plan, self.workload):
             return math.inf
         return serverless_bill(candidate.listing, self._month(candidate, later, 1.0)).usd_per_month
 
@@ -222,7 +223,7 @@ def candidate_for(
 ) -> Candidate | None:
     """``listing`` as a candidate; None where its GPU has no plan, the rules call the GPU unsuitable for
     the model (not priced serverless either), no instance of it holds a replica, or a batch's instance
-    would take all of the batch's window to start (``calc.batch_window``)."""
+    would finish no request in the batch's window after its cold start (``calc.batch_window``)."""
     gpu = listing.gpu.gpu
     plan = plans.plans.get(gpu)
     if plan is None or gpu in unsuitable:
@@ -230,7 +231,7 @@ def candidate_for(
     size = listing.smallest_instance(plan.cards_per_replica)
     if size is None:
         return None
-    if not starts_within_window(knowledge, listing.product, plan, workload):
+    if not serves_within_window(knowledge, listing.product, plan, workload):
         return None
     return Candidate(listing, plan, size, excluded, lower_bound(listing, plan, size, workload))
 

@@ -118,8 +118,8 @@ def engine_start_source(
 ) -> EngineStartSource | None:
     """The measured start of ``engine_id`` (or of the engine standing in for it) where one of ``options``
     bills it (a batch run on rented cards, or a serverless option, whose cold start holds it) or a finding
-    ``cited`` it (SIZ041: a start that takes the whole window); None where neither, or the catalog
-    measures no start."""
+    ``cited`` it (SIZ041: a start that, with one request after it, takes the whole window); None where
+    neither, or the catalog measures no start."""
     if not cited and not any(
         o.engine_start_hours or (o.serverless is not None and o.serverless.cold_start_engine_seconds)
         for o in options

@@ -80,7 +80,11 @@ class ProposalFact(Fact):
     batch_run_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """The hours a run's work takes on the proposed replicas at the estimated throughput."""
     batch_start_hours: Annotated[float, Guard("batch_run_known")] = 0.0
-    """Of them, the run's start: the weights' load and the engine's (``checkpoint.run_start``)."""
+    """Of them, the run's start: the weights' load and the engine's (``batch_window.run_start``)."""
+    batch_request_seconds: Annotated[float, Guard("batch_run_known")] = 0.0
+    """One request alone on a proposed replica after its start: the least a run's work takes."""
+    batch_serves_in_window: Annotated[bool, Guard("batch_run_known")] = True
+    """The start and one request take less than the window (``batch_window.serves_in_window``)."""
     batch_run_window_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """The hours the run must be done in: the workload's window within its schedule's hours a day."""
     batch_slack_hours: Annotated[float, Guard("batch_run_known")] = 0.0

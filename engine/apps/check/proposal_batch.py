@@ -1,13 +1,17 @@
 """A batch proposal's run: the hours its cards take for a run's work, against the window the work must be
 done in (SIZ019 fails a run that overruns it; SIZ009 warns where it fits only if the estimate is right).
-A serverless proposal's run is not worked out: its product starts the instances the window needs."""
+A run takes at least its start and one request alone on a replica (``batch_window.serves_in_window``),
+however many replicas share the work. A serverless proposal's run is not worked out: its product starts
+the instances the window needs."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gpu_advisor.engine.apps.check.proposal_latency import proposed_performance
-from gpu_advisor.engine.calc.checkpoint import run_start
+from gpu_advisor.engine.calc.batch_window import run_start, serves_in_window
+from gpu_advisor.engine.calc.request_times import lone_request_seconds
+from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -37,18 +41,25 @@ def batch_facts(
 ) -> dict[str, Any]:
     """The hours a run takes on the proposed cards, at the estimated throughput of the replicas they hold
     (whole replicas: cards beyond the last one idle), with its start and the share ``spot_overhead`` of
-    the work a spot offer redoes after interruptions, and the run's window (the workload's, within its
-    schedule's hours); not known for a service or where the cards hold no replica."""
+    the work a spot offer redoes after interruptions, at least one request alone on a replica after its
+    start, and the run's window (the workload's, within its schedule's hours); not known for a service or
+    where the cards hold no replica."""
     hours = proposed_run_hours(fit, gpus, per_replica, evaluation)
-    if hours is None or fit is None or per_replica is None:
+    replica = None if fit is None or per_replica is None else proposed_replica(fit, per_replica, evaluation)
+    if hours is None or fit is None or per_replica is None or replica is None:
         return {"batch_run_known": False, "batch_run_hours": 0.0, "batch_run_window_hours": 0.0}
-    # A run takes the window with its start (the weights' load and the engine's), as recommend sizes it.
+    # A run takes the window with its start (the weights' load and the engine's), as recommend sizes it,
+    # and its work takes no less than one request alone on a replica.
+    load, alone = evaluation.capacity.load, lone_request_seconds(replica[1])
     start = sum(run_start(evaluation.knowledge, evaluation.capacity.figures, fit.gpu, per_replica))
-    window, run = evaluation.capacity.load.hours_per_day, hours * (1 + spot_overhead) + start
+    window = load.hours_per_day
+    run = max(hours * (1 + spot_overhead), alone / SECONDS_PER_HOUR) + start
     return {
         "batch_run_known": True,
         "batch_run_hours": run,
         "batch_start_hours": start,
+        "batch_request_seconds": alone,
+        "batch_serves_in_window": serves_in_window(load, start, alone),
         "batch_run_window_hours": window,
         # What the window leaves, against what one replica lost to an interruption takes to serve again.
         "batch_slack_hours": window - run,
@@ -67,22 +78,27 @@ def proposed_run_hours(
     load = evaluation.capacity.load
     if fit is None or not gpus or not per_replica or gpus < per_replica or not load.served_in_paid_hours:
         return None
+    replica = proposed_replica(fit, per_replica, evaluation)
+    if replica is None:
+        return None
+    requests_per_run = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
+    return requests_per_run / (gpus // per_replica * replica[0]) / SECONDS_PER_HOUR
+
+
+def proposed_replica(fit: GpuFit, per_replica: int, evaluation: Evaluation) -> tuple[float, Roofline] | None:
+    """A proposed replica of ``per_replica`` cards: its estimated rate and its step times, the GPU's
+    plan's where it runs as many cards; None where such a replica holds no request."""
     plan = evaluation.market.plans.get(fit.gpu)
     if plan is not None and plan.cards_per_replica == per_replica:
-        rate = plan.requests_per_second_per_replica
-    else:
-        performance = proposed_performance(fit, per_replica, evaluation)
-        if performance is None:
-            return None
-        rate = performance.requests_per_second
-    requests_per_run = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
-    return requests_per_run / (gpus // per_replica * rate) / SECONDS_PER_HOUR
+        return plan.requests_per_second_per_replica, plan.roofline
+    performance = proposed_performance(fit, per_replica, evaluation)
+    return None if performance is None else (performance.requests_per_second, performance.roofline)
 
 
 def restart_hours(evaluation: Evaluation, gpu: str, per_replica: int) -> float:
     """What a replica lost to an interruption takes to serve again: a new instance launched
     (``pricing_assumptions.instance_start``), the weights loaded and the engine started
-    (``checkpoint.run_start``); a floor, as finding capacity again is not known."""
+    (``batch_window.run_start``); a floor, as finding capacity again is not known."""
     knowledge = evaluation.knowledge
     launch = knowledge.pricing_assumptions.instance_start.seconds / SECONDS_PER_HOUR
     return launch + sum(run_start(knowledge, evaluation.capacity.figures, gpu, per_replica))

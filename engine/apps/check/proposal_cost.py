@@ -172,8 +172,8 @@ def proposal_cost(
         per_replica = proposed_replica_cards(offer, gpus, evaluation)
         if plan is None and evaluation.capacity.load.served_in_paid_hours:
             # A batch's rental bills its runs' hours, which come from the GPU's plan: where none is made
-            # (its start takes the whole window, SIZ041), the runs' hours are not known, and the paid
-            # hours of a service would bill it as if it ran all month.
+            # (its start and one request take the whole window, SIZ041), the runs' hours are not known,
+            # and the paid hours of a service would bill it as if it ran all month.
             return ProposedCost(0.0, False, unpriced="no_batch_plan")
         if plan is not None and plan.hours_per_day_running is not None:
             # A batch: a run takes its work at the proposed replicas' rate (as SIZ009 and SIZ019 read it:

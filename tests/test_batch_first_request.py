@@ -1,0 +1,210 @@
+"""A batch's replica started as its window opens must finish at least one request before the window
+closes: its start (the weights' load and the serving engine's) and one request alone on it, its prompt's
+pass and each decode step at a batch of one, within the window. Only a start that left nothing of the
+window was refused: a quarter-hour batch of 1,000B FP8 with 12,000-token answers planned 50 replicas of 8
+MI300X in the 478.2 s their 421.8 s start leaves, where one request alone takes 594.5 s, and 188 of 16
+A100 in 678.2 s, where one takes 982.7 s. Where the replica is planned, the work is spread over what
+the start leaves of the window."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from helpers import invoke, run
+
+from gpu_advisor import api
+from gpu_advisor.engine.calc.batch_window import batch_window_replicas, serves_in_window
+from gpu_advisor.engine.calc.policy import sizing_policy
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.pipeline.capacity import workload_load_for
+from gpu_advisor.engine.pipeline.defaults import complete_workload
+
+LOAD_GB_PER_SECOND = 2.5  # knowledge/serverless.yaml weights_load_gb_per_second
+VLLM_START = 21.8  # knowledge/throughput.yaml, vLLM's start_seconds
+WINDOW = 900.0  # a quarter hour, in seconds
+ANSWER = 12_000
+LOAD = {
+    "requests_per_day": 2000,
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": ANSWER,
+    "load_pattern": "batch",
+    "batch_window_hours": 0.25,
+}
+WORKLOAD: dict[str, Any] = {
+    "name": "long-answers",
+    "model": {"params_b": 1000, "precision": "fp8"},
+    "context_tokens": 32768,
+    "latency_sensitive": False,
+    **LOAD,
+}
+START = {8: 1000 / LOAD_GB_PER_SECOND + VLLM_START, 16: 1000 / 2 / LOAD_GB_PER_SECOND + VLLM_START}
+"""A run's start on 8 cards (one instance reads the 1,000 GB) and on 16 (two read 500 GB each, at once)."""
+
+
+def lone_request_seconds(row: Any, answer: int = ANSWER) -> float:
+    """One request alone on a planned row's replica: its first token, then each of its other tokens at
+    the lone request's time per token."""
+    assert row.time_to_first_token_alone_ms is not None and row.time_per_output_token_alone_ms is not None
+    return (row.time_to_first_token_alone_ms + (answer - 1) * row.time_per_output_token_alone_ms) / 1000
+
+
+def size_at(window_hours: float, **asked: Any) -> Any:
+    return api.size(
+        params_b=1000,
+        precision="fp8",
+        context_tokens=32768,
+        load={**LOAD, "batch_window_hours": window_hours},
+        **asked,
+    )
+
+
+def test_the_figures() -> None:
+    assert pytest.approx({8: 421.8, 16: 221.8}) == START
+
+
+def test_a_count_is_planned_only_where_one_request_fits_after_its_start() -> None:
+    # In an hour every GPU that holds the model is planned: what one request alone takes on each.
+    hour = run({**WORKLOAD, "batch_window_hours": 1.0})
+    cards = {g.gpu: g.cards_per_replica for g in hour.sizing.gpus if g.replicas is not None}
+    assert cards == {"h100-sxm": 16, "h200": 16, "b200": 8, "a100-80gb": 16, "mi300x": 8}
+    alone = {g.gpu: lone_request_seconds(g) for g in hour.sizing.gpus if g.replicas is not None}
+    assert {gpu: round(seconds, 1) for gpu, seconds in alone.items()} == {
+        "h100-sxm": 644.2,
+        "h200": 486.4,
+        "b200": 339.0,
+        "a100-80gb": 982.7,
+        "mi300x": 594.5,
+    }
+    # Each start leaves some of the quarter hour, but on MI300X and A100 less than one request takes.
+    assert all(START[count] < WINDOW for count in cards.values())
+    fits = {gpu for gpu, count in cards.items() if START[count] + alone[gpu] < WINDOW}
+    assert fits == {"h100-sxm", "h200", "b200"}
+    result = run(WORKLOAD)
+    planned = {g.gpu: g for g in result.sizing.gpus if g.replicas is not None}
+    assert {gpu: g.cards_per_replica for gpu, g in planned.items()} == {"h100-sxm": 16, "h200": 16, "b200": 8}
+    # The work is spread over what the start leaves of the window, with the estimate's error band off.
+    derate = 1 + result.sizing_policy.estimate_error_taken_off
+    for row in planned.values():
+        rate = row.requests_per_second_per_replica
+        assert rate is not None and row.cards_per_replica is not None
+        left = WINDOW - START[row.cards_per_replica]
+        assert row.replicas == math.ceil(2000 / rate * derate / left)
+    assert {gpu: g.replicas for gpu, g in planned.items()} == {"h100-sxm": 85, "h200": 15, "b200": 37}
+    assert not [o for o in result.options if o.gpu in ("mi300x", "a100-80gb")]
+    assert "SIZ041" not in result.fired_rules
+    # ``size`` plans the same.
+    sized = size_at(0.25)
+    assert {g.gpu: g.replicas for g in sized.gpus if g.replicas is not None} == {
+        "h100-sxm": 85,
+        "h200": 15,
+        "b200": 37,
+    }
+
+
+def test_h200_runs_on_16_cards_where_8_start_too_late_for_a_request() -> None:
+    """A request alone takes 486.4 s on 8 H200 of a stage either way: after the 421.8 s start of one
+    instance it ends at 908.2 s, past the window, after the 221.8 s of two at 708.2 s."""
+    eight = next(g for g in size_at(1.0, gpu="h200", cards=8).gpus if g.gpu == "h200")
+    assert round(lone_request_seconds(eight), 1) == 486.4
+    assert round(START[8] + lone_request_seconds(eight), 1) == 908.2
+    assert round(START[16] + lone_request_seconds(eight), 1) == 708.2
+    (row,) = [g for g in size_at(0.25, gpu="h200", cards=8).gpus if g.gpu == "h200"]
+    assert (row.cards_per_replica, row.replicas) == (8, None)
+    (row,) = [g for g in size_at(0.25, gpu="h200", cards=16).gpus if g.gpu == "h200"]
+    assert (row.cards_per_replica, row.replicas) == (16, 15)
+
+
+SIZE = (
+    "size",
+    "--params-b",
+    "1000",
+    "--precision",
+    "fp8",
+    "--requests-per-day",
+    "2000",
+    "--input-tokens",
+    "1000",
+    "--output-tokens",
+    str(ANSWER),
+    "--context-tokens",
+    "32768",
+    "--load-pattern",
+    "batch",
+    "--batch-window-hours",
+    "0.25",
+)
+
+
+@pytest.mark.parametrize("gpu", ["h200", "mi300x"])
+def test_size_says_why_the_cards_asked_about_are_not_planned(gpu: str) -> None:
+    """No GPU's start fills the window (SIZ041 is silent), but the cards asked about finish no request in
+    it: the row says so, where it was left unplanned without a word, and shows the cards asked about."""
+    result = invoke(*SIZE, "--gpu", gpu, "--cards", "8")
+    assert result.exit_code == 0, result.output
+    assert "SIZ041" not in result.output
+    lines = result.output.splitlines()
+    (first,) = [i for i, line in enumerate(lines) if line.startswith(gpu)]
+    row = " ".join(" ".join(lines[first : first + 4]).split())
+    assert row.endswith(
+        " 8 8 - - - - - a run's start on 8 cards and one request alone after it take the whole 900 s window"
+    )
+
+
+def test_size_plans_the_cards_asked_about_where_a_request_fits() -> None:
+    result = invoke(*SIZE, "--gpu", "h200", "--cards", "16")
+    assert result.exit_code == 0, result.output
+    (row,) = [" ".join(line.split()) for line in result.output.splitlines() if line.startswith("h200")]
+    assert row.startswith("h200 141 GB 8 16 0.22 15 240 ")
+
+
+def test_batch_window_replicas_spread_the_work_over_what_the_start_leaves() -> None:
+    knowledge = load_knowledge()
+    load = workload_load_for(complete_workload(validate_workload(WORKLOAD, "test"), knowledge), knowledge)
+    sizing = sizing_policy(knowledge, 0.06, False, 1)
+    # 2,000 requests at 0.1 a second and replica take 20,000 s, over the 478.2 s a 421.8 s start leaves.
+    start = START[8] / 3600
+    assert batch_window_replicas(0.1, load, sizing, start, 339.0) == pytest.approx(20_000 * 1.06 / 478.2)
+    assert serves_in_window(load, start, 478.1) and not serves_in_window(load, start, 478.2)
+    with pytest.raises(
+        ValueError, match=r"a start of 421\.8 s and a request of 594\.5 s take the whole 900\.0 s"
+    ):
+        batch_window_replicas(0.1, load, sizing, start, 594.5)
+
+
+SERVERLESS = {
+    "name": "serverless-answers",
+    "model": {"params_b": 200, "precision": "fp8"},
+    "requests_per_day": 2000,
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": 31_000,
+    "context_tokens": 32768,
+    "load_pattern": "batch",
+    "batch_window_hours": 0.25,
+    "latency_sensitive": False,
+}
+
+
+def test_a_serverless_instance_must_finish_a_request_after_its_cold_start() -> None:
+    """200 GB load in 80 s: with vLLM's 21.8 s, Modal's 1 s start makes a cold start of 102.8 s, Hugging
+    Face Inference Endpoints' 120 s one of 221.8 s. One request alone takes 687.0 s on 8 A100: 789.8 s
+    at Modal, within the quarter hour, 908.8 s at Hugging Face, beyond it (it was priced with 992
+    instances in the 678.2 s the start leaves)."""
+    result = run(SERVERLESS)
+    (a100,) = [g for g in result.sizing.gpus if g.gpu == "a100-80gb"]
+    assert a100.cards_per_replica == 8
+    alone = lone_request_seconds(a100, 31_000)
+    assert round(alone, 1) == 687.0
+    colds = {"modal": 1 + 200 / LOAD_GB_PER_SECOND + VLLM_START, "huggingface": 120 + 80 + VLLM_START}
+    assert colds == pytest.approx({"modal": 102.8, "huggingface": 221.8})
+    assert round(colds["modal"] + alone, 1) == 789.8 and round(colds["huggingface"] + alone, 1) == 908.8
+    priced = {(o.provider, o.gpu) for o in result.options if o.pricing == "serverless"}
+    assert ("modal", "a100-80gb") in priced
+    assert ("huggingface", "a100-80gb") not in priced
+    # Hugging Face's H200, on 4 cards a replica, finishes a request in time and stays priced.
+    assert ("huggingface", "h200") in priced
+    modal = next(o for o in result.options if (o.provider, o.gpu) == ("modal", "a100-80gb"))
+    assert modal.serverless is not None
+    assert modal.serverless.cold_start_seconds == pytest.approx(colds["modal"])

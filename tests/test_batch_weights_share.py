@@ -1,0 +1,112 @@
+"""A replica larger than one server instance runs one pipeline stage on each, and each instance reads only
+its own stage's share of the weights as the replica starts, all of them at once: the load takes one
+share's time at the catalog's rate, not the whole checkpoint's at one instance's. 16 B200 on two
+instances read 2,200 GB in 440 s, 1,100 GB each, where 880 s were counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import flat, run
+
+from gpu_advisor.engine.calc.batch_window import run_start
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.pipeline.capacity import size
+from gpu_advisor.engine.pipeline.defaults import complete_workload
+from gpu_advisor.engine.present.memo import render_memo
+
+LOAD_GB_PER_SECOND = 2.5  # knowledge/serverless.yaml weights_load_gb_per_second
+VLLM_START = 21.8  # knowledge/throughput.yaml, vLLM's start_seconds
+
+
+def batch(model: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {
+        "name": "two-instance-batch",
+        "model": model,
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 1000,
+        "avg_output_tokens": 300,
+        "load_pattern": "batch",
+        "latency_sensitive": False,
+        **more,
+    }
+
+
+def test_each_instance_of_a_replica_reads_its_own_share() -> None:
+    knowledge = load_knowledge()
+    resolved = complete_workload(
+        validate_workload(batch({"params_b": 2200, "precision": "fp8"}), "t"), knowledge
+    )
+    figures = size(resolved, knowledge, resolved.precision)
+    assert figures.weights_gb == 2200
+    weights, engine = run_start(knowledge, figures, "b200", 16)
+    # Two instances of eight cards, one pipeline stage each: 1,100 GB on each at 2.5 GB/s.
+    assert weights * 3600 == pytest.approx(2200 / 2 / LOAD_GB_PER_SECOND) == pytest.approx(440)
+    assert engine * 3600 == pytest.approx(VLLM_START)
+    # One instance of eight reads all it holds.
+    assert run_start(knowledge, figures, "b200", 8)[0] * 3600 == pytest.approx(2200 / LOAD_GB_PER_SECOND)
+
+
+def test_a_rental_on_two_instances_bills_one_shares_load() -> None:
+    """A 16-card H200 replica of a 1,000B FP8 model loads 500 GB on each of its two instances, 200 s;
+    its runs start in 221.8 s, and its work is spread over the 678.2 s of a quarter hour they leave."""
+    workload = batch(
+        {"params_b": 1000, "precision": "fp8"},
+        requests_per_day=2000,
+        avg_output_tokens=12_000,
+        context_tokens=32768,
+        batch_window_hours=0.25,
+    )
+    result = run(workload)
+    (h200,) = [o for o in result.options if (o.provider, o.gpu) == ("runpod", "h200")]
+    assert h200.weights_load_hours is not None
+    assert (
+        h200.weights_load_hours * 3600 == pytest.approx(1000 / 2 / LOAD_GB_PER_SECOND) == pytest.approx(200)
+    )
+    (row,) = [g for g in result.sizing.gpus if g.gpu == "h200"]
+    assert (row.cards_per_replica, row.pipeline_stages) == (16, 2)
+
+
+REASONING = batch(
+    {"name": "deepseek-r1", "precision": "fp8"},
+    requests_per_day=200_000,
+    avg_output_tokens=1500,
+    personal_data=True,
+    company_country="FR",
+)
+
+
+def test_the_memo_says_each_instance_loads_its_share() -> None:
+    """DeepSeek-R1's 671 GB of FP8 weights on 16 H100 at AWS, two p5 instances over EFA: 335.5 GB each,
+    134.2 s, where 268.4 s were billed with each run."""
+    result = run(REASONING)
+    best = result.best_option
+    assert best is not None and (best.provider, best.gpu) == ("aws", "h100-sxm")
+    assert result.sizing.weights_gb == pytest.approx(671.03)
+    assert best.weights_load_hours is not None
+    assert best.weights_load_hours * 3600 == pytest.approx(671.03 / 2 / LOAD_GB_PER_SECOND)
+    memo = flat(render_memo(result))
+    assert (
+        "An hourly rental is billed here for each run, for the weights' load at its start (134 s on the "
+        "best rental," in memo
+    )
+    assert (
+        "A replica of 16 cards spans 2 server instances, one pipeline stage each: each reads only its own "
+        "share of the weights, all of them at once, so the load counted is one share's." in memo
+    )
+    german = flat(render_memo(result, Format.named("de")))
+    assert (
+        "Ein Replikat aus 16 Karten erstreckt sich über 2 Server-Instanzen, eine Pipeline-Stufe je "
+        "Instanz: Jede liest nur ihren eigenen Teil der Gewichte, alle zugleich, daher zählt das Laden "
+        "eines Teils." in german
+    )
+
+
+def test_a_replica_on_one_instance_says_nothing_of_shares() -> None:
+    result = run({**REASONING, "model": {"name": "llama-3.1-70b", "precision": "fp8"}})
+    best = result.best_option
+    assert best is not None and best.weights_load_hours is not None
+    assert "share of the weights" not in flat(render_memo(result))
