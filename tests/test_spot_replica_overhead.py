@@ -44,9 +44,10 @@ def test_a_16_card_replica_on_spot_bills_twice_the_redone_work() -> None:
     assert (azure.gpus, azure.replicas, azure.instances[0].count) == (16, 1, 2)
     assert azure.spot_overhead == pytest.approx(0.10)
     # The run's hours and its weights' load (its published FP8 checkpoint at the exact 671.03B parameters,
-    # 671.03 GB at 2.5 GB/s: 268.4 s), billed by the minute on the days it runs, plus 2 x 5 % redone.
+    # each of the two instances reading its 335.5 GB at 2.5 GB/s at once: 134.2 s), billed by the minute
+    # on the days it runs, plus 2 x 5 % redone.
     assert result.sizing.weights_gb == pytest.approx(671.03)
-    minutes = math.ceil(azure.hours_per_day_running * 60 + 671.03 / 2.5 / 60)
+    minutes = math.ceil(azure.hours_per_day_running * 60 + 671.03 / 2 / 2.5 / 60)
     days = 30.42  # the catalog's days a month (730 h / 24)
     assert azure.billed_hours_per_month == pytest.approx(minutes / 60 * days * 1.10)
     memo = " ".join(render_memo(result).split())
