@@ -17,9 +17,10 @@ from helpers import invoke, run
 from gpu_advisor import api
 from gpu_advisor.engine.calc.batch_window import batch_window_replicas, serves_in_window
 from gpu_advisor.engine.calc.policy import sizing_policy
+from gpu_advisor.engine.calc.replicas import at_throughput, plans_by_gpu
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.workload import validate_workload
-from gpu_advisor.engine.pipeline.capacity import workload_load_for
+from gpu_advisor.engine.pipeline.capacity import size, workload_load_for
 from gpu_advisor.engine.pipeline.defaults import complete_workload
 
 LOAD_GB_PER_SECOND = 2.5  # knowledge/serverless.yaml weights_load_gb_per_second
@@ -208,3 +209,21 @@ def test_a_serverless_instance_must_finish_a_request_after_its_cold_start() -> N
     modal = next(o for o in result.options if (o.provider, o.gpu) == ("modal", "a100-80gb"))
     assert modal.serverless is not None
     assert modal.serverless.cold_start_seconds == pytest.approx(colds["modal"])
+
+
+def test_a_scenario_whose_slower_replicas_finish_no_request_in_time_plans_none() -> None:
+    """A scenario's drawn throughput error scales a request's time: at half the estimated rate one
+    request alone takes 678.0 s on 8 B200, more than the 478.2 s their start leaves, and the scenario
+    has no plan on them; at 0.9 it takes 376.7 s, and 41 replicas do the work."""
+    knowledge = load_knowledge()
+    resolved = complete_workload(validate_workload(WORKLOAD, "test"), knowledge)
+    load = workload_load_for(resolved, knowledge)
+    sizing = sizing_policy(knowledge, 0.06, False, 1)
+    figures = size(resolved, knowledge, resolved.precision)
+    plan = plans_by_gpu(knowledge, figures, load, 1000, ANSWER, sizing, only=("b200",))["b200"]
+    assert (plan.cards_per_replica, round(plan.service.alone, 1)) == (8, 339.0)
+    assert at_throughput(plan, 0.5, load, sizing) is None
+    slower = at_throughput(plan, 0.9, load, sizing)
+    assert slower is not None and round(slower.service.alone, 1) == 376.7
+    rate = plan.requests_per_second_per_replica * 0.9
+    assert slower.replicas == math.ceil(2000 / rate * 1.06 / (WINDOW - START[8])) == 41
