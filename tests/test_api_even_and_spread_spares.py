@@ -41,8 +41,10 @@ def dep011(result: Any) -> str:
 
 
 def test_an_api_within_the_noise_of_the_self_hosted_route_is_even_on_price() -> None:
-    # $6,669.28 against $6,872.10: 3.0 % apart, under the 5 % line (thresholds.yaml).
-    result = run(CHATBOT)
+    # $6,669.28 against $6,872.10: 3.0 % apart, under the 5 % line (thresholds.yaml). The self-hosted route
+    # is a mixed fleet, priced for a business-critical service whose provider confirms its busier hours'
+    # cards (PRC034 prices none otherwise).
+    result = run({**CHATBOT, "capacity_confirmed": True})
     assert result.decision.deployment == "api" and result.decision.priced_with_another_model
     assert dep011(result).endswith(
         "so the API is the cheaper route while it may be used. The API at $6,669.28 and the self-hosted "

@@ -91,6 +91,8 @@ def test_a_scaled_fleet_below_the_recommendation_says_so() -> None:
         max_time_to_first_token_ms=None,
         max_time_per_output_token_ms=None,
         business_critical=True,
+        # Its provider confirms the busier hours' cards: else no scaled fleet is priced (PRC034).
+        capacity_confirmed=True,
     )
     scaled, decision = r.autoscaled_fleet, r.decision
     assert scaled is not None and decision.deployment == "own_hardware" and decision.usd_per_month is not None
@@ -141,6 +143,7 @@ def test_a_scaled_fleet_within_the_noise_of_the_recommendation_is_not_said_to_un
         "max_time_to_first_token_ms": None,
         "max_time_per_output_token_ms": None,
         "business_critical": True,
+        "capacity_confirmed": True,
     }
     r = result(**workload)
     assert r.autoscaled_fleet is not None and r.decision.usd_per_month is not None

@@ -229,9 +229,10 @@ def test_a_confirmed_services_scaled_fleet_says_what_the_confirmation_covers() -
     ]
 
 
-def test_an_unconfirmed_services_scaled_fleet_asks_for_the_confirmation() -> None:
-    """A Swiss bank's 24/7 assistant, steady: its rental is kept every hour all the same, and the scaled
-    fleet's Summary line asks for what no field records."""
+def test_an_around_the_clock_services_scaled_fleet_needs_the_busier_hours_confirmed() -> None:
+    """A Swiss bank's 24/7 assistant, steady: no paid hours start, but a fleet scaled with the day's load
+    releases cards in the quiet hours. Without a confirmation none is priced (PRC034); with one, DEP032 and
+    the Summary say that it must cover the busiest hour's cards each time the busier hours start."""
     bank = {
         **BANK,
         "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
@@ -244,11 +245,22 @@ def test_an_unconfirmed_services_scaled_fleet_asks_for_the_confirmation() -> Non
     }
     bank.pop("context_tokens")
     unconfirmed = run(bank)
-    assert "DEP032" in unconfirmed.fired_rules
+    assert "PRC034" in unconfirmed.fired_rules and "DEP032" not in unconfirmed.fired_rules
+    assert unconfirmed.autoscaled_fleet is None
+    scaled = [line for line in render_memo(unconfirmed).splitlines() if line.startswith("The scaled fleet")]
+    assert scaled == []
+    confirmed = run({**bank, "capacity_confirmed": True})
+    assert "DEP032" in confirmed.fired_rules and "PRC034" not in confirmed.fired_rules
+    (said,) = [f.message for f in confirmed.findings if f.rule_id == "DEP032"]
+    assert (
+        "not promised back at the next peak (around the clock, the provider's confirmation covers the cards "
+        "each time the busier hours start: hold it in writing for as many as the busiest hour runs, PRC034)."
+    ) in " ".join(said.split())
     assert [
-        line for line in render_memo(unconfirmed).splitlines() if line.startswith("The scaled fleet releases")
+        line for line in render_memo(confirmed).splitlines() if line.startswith("The scaled fleet releases")
     ] == [
         "The scaled fleet releases cards as the load falls, and capacity paid by the hour is not promised "
-        "back at the next peak: for a business-critical service that bill holds only where the provider "
-        "confirms the capacity (reserving it bills the quiet hours too)."
+        "back at the next peak: the provider's confirmation the workload records (capacity_confirmed) holds "
+        "that bill only where it covers the busiest hour's cards each time the busier hours start (reserving "
+        "them bills the quiet hours as well)."
     ]

@@ -27,6 +27,8 @@ SHOP: dict[str, Any] = {
     "personal_data": True,
     "company_country": "DE",
     "business_critical": True,
+    # Its provider confirms the busier hours' cards: else no mixed fleet is priced (PRC034).
+    "capacity_confirmed": True,
 }
 EVEN = (
     "The recommendation ($2,635 a month) and that API price lie within 5 % of each other, a gap smaller "

@@ -134,6 +134,8 @@ def test_a_mixed_fleet_without_a_spare_is_warned_as_the_decision() -> None:
         "avg_output_tokens": 200,
         "load_pattern": "variable",
         "business_critical": True,
+        # Its provider confirms the busier hours' cards: else no mixed fleet is priced (PRC034).
+        "capacity_confirmed": True,
         "min_replicas": 1,
         "company_country": "DE",
     }

@@ -22,6 +22,8 @@ CHAT: dict[str, Any] = {
     "schedule": "always",
     "latency_sensitive": True,
     "business_critical": True,
+    # Its provider confirms the busier hours' cards: else no mixed or scaled fleet is priced (PRC034).
+    "capacity_confirmed": True,
     "company_country": "DE",
 }
 

@@ -17,6 +17,8 @@ CRITICAL = {
     "load_pattern": "steady",
     "schedule": "always",
     "business_critical": True,
+    # Its provider confirms the busier hours' cards: else no mixed fleet is priced (PRC034).
+    "capacity_confirmed": True,
     "company_country": "DE",
 }
 

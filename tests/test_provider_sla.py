@@ -125,6 +125,8 @@ def test_prv011_sets_the_cheapest_offer_beside_the_cheapest_one_with_an_enterpri
         "avg_output_tokens": 300,
         "load_pattern": "steady",
         "schedule": "always",
+        # Its provider confirms the busier hours' cards: else no mixed fleet is priced (PRC034).
+        "capacity_confirmed": True,
     }
     result = run(workload)
     admitted = [o for o in result.options if not o.excluded_by and o.serverless is None]

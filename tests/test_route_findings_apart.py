@@ -46,8 +46,15 @@ def test_owned_servers_with_a_spare_by_min_replicas_get_no_warning_of_their_own(
     assert "SIZ013" in result.fired_rules and "SIZ030" not in result.fired_rules
     applies, apart = summary_counts(HOSPITAL)
     assert applies == "One constraint or warning applies to this workload; it is listed under Why."
-    # SIZ031 speaks of the mixed fleet priced beside them, a route not taken either.
-    assert apart.startswith("3 more concern routes the decision does not take (SIZ013, SIZ031, ")
+    # No mixed fleet is priced beside them: its hourly cards would not be promised (PRC034). Where the
+    # provider confirms them, SIZ031 speaks of the mix, a route not taken either.
+    assert (
+        apart == "2 more concern routes the decision does not take (SIZ013, PRV003, see Risks and caveats)."
+    )
+    confirmed = {**HOSPITAL, "capacity_confirmed": True}
+    assert summary_counts(confirmed)[1].startswith(
+        "3 more concern routes the decision does not take (SIZ013, SIZ031, "
+    )
 
 
 def test_owned_servers_without_a_spare_are_warned_of_as_a_constraint() -> None:

@@ -101,7 +101,10 @@ def _mixed(tmp_path: Path, business_critical: bool) -> tuple[str, list[str], str
     rates = tmp_path / "rates.yaml"
     rates.write_text(NEGOTIATED_SAVINGS_PLANS, encoding="utf-8")
     knowledge = knowledge_with_overrides(str(rates), EVALUATED)
-    workload = validate_workload({**MIXED, "business_critical": business_critical}, "test")
+    # A business-critical service's provider confirms the busier hours' cards: else no mix is priced
+    # (PRC034).
+    critical = {"business_critical": True, "capacity_confirmed": True} if business_critical else {}
+    workload = validate_workload({**MIXED, "business_critical": False, **critical}, "test")
     result = recommend(workload, EVALUATED, knowledge=knowledge)
     messages = [f.message for f in result.findings if f.rule_id == "PRC028"]
     return result.decision.deployment, list(result.fired_rules), messages[0] if messages else ""

@@ -150,7 +150,8 @@ def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     data = load_workload(str(VOLUME_DIR / "w07-rag-api-hybrid.yaml")).model_dump(
         mode="json", exclude_unset=True
     )
-    workload = validate_workload({**data, "requests_per_day": 1_130_000}, "test")
+    # Its provider confirms the busier hours' cards: else no mix is priced (PRC034).
+    workload = validate_workload({**data, "requests_per_day": 1_130_000, "capacity_confirmed": True}, "test")
     evaluation = evaluate_workload(workload, EVALUATED_ON, knowledge=negotiated_aws())
     result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
     best = result.best_option
@@ -232,11 +233,17 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
 
 
 def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes() -> None:
-    """w07 as it is, business-critical (SIZ015): a lost 8-card P5 instance takes four replicas where each
-    hour has one spare, so every hour runs three more (26 to 45): $110,571 a month, below the 12 owned
-    servers that keep the peak through the loss of one ($119,179 with their staff), and decided."""
-    critical = result_of(VOLUME_DIR / "w07-rag-api.yaml", knowledge=negotiated_aws())
+    """w07 business-critical (SIZ015), its provider confirming the busier hours' cards: a lost 8-card P5
+    instance takes four replicas where each hour has one spare, so every hour runs three more (26 to 45):
+    $110,571 a month, below the 12 owned servers that keep the peak through the loss of one ($119,179 with
+    their staff), and decided."""
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
+    # Its provider confirms the busier hours' cards: else no mix is priced (PRC034).
+    critical = recommend(
+        validate_workload({**data, "capacity_confirmed": True}, "test"),
+        EVALUATED_ON,
+        knowledge=negotiated_aws(),
+    )
     relaxed = recommend(
         validate_workload({**data, "business_critical": False}, "test"),
         EVALUATED_ON,

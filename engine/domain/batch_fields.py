@@ -61,8 +61,9 @@ def no_target_for_a_batch(value: float | None, info: ValidationInfo) -> float | 
 
 def only_for_a_critical_service(value: bool | None, info: ValidationInfo) -> bool | None:
     """``capacity_confirmed`` prices a business-critical service's rentals for its paid hours (PRC033
-    keeps them every hour otherwise), and records the confirmation PRC032 asks a business-critical batch
-    for at each run's start: on any other workload it would be ignored, so it is refused."""
+    keeps them every hour otherwise) and its mixed fleets (PRC034 prices none otherwise), and records the
+    confirmation PRC032 asks a business-critical batch for at each run's start: on any other workload it
+    would be ignored, so it is refused."""
     if not value:
         return value
     if info.data.get("business_critical") is not True:

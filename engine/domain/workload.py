@@ -199,7 +199,10 @@ class ResolvedWorkload(BaseModel):
     ]
     capacity_confirmed: Annotated[
         bool,
-        Field(description="The provider confirms the cards each time the paid hours or a batch run start."),
+        Field(
+            description="The provider confirms the cards each time the paid hours, the busier hours or a "
+            "batch run start."
+        ),
         Given.DEFAULT,
     ]
     input_vat_recoverable: Annotated[bool, Field(description=INPUT_VAT), Given.DEFAULT]

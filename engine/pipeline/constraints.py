@@ -281,7 +281,8 @@ class Constraints:
     api_exclusions: tuple[tuple[str, ...], ...]
     """Per API listing (``api_listings``), the rules that exclude it."""
     keep_rentals_every_hour: bool = False
-    """A rule asked hourly rentals to be billed for every calendar hour (PRC033)."""
+    """A rule asked hourly rentals to be billed for every calendar hour, none released as the day's load
+    falls (PRC033, PRC034)."""
     spread_batch_rentals: bool = False
     """A rule asked a batch's rentals to be placed so that a lost instance leaves the window's replicas."""
     excluded_housings: dict[str, tuple[str, ...]] = field(default_factory=dict)

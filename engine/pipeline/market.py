@@ -179,7 +179,12 @@ def survey_market(
     apis = api_costs(
         knowledge, resolved, constraints.api_exclusions, capacity.load.requests_share_in_paid_hours
     )
-    fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
+    # Cards kept every hour (PRC033, PRC034) are not released as the day's load falls: no fleet whose
+    # hourly cards follow it is priced, neither a mixed fleet's busier hours nor an owned base's.
+    held = constraints.keep_rentals_every_hour
+    fleet = (
+        None if held else mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
+    )
     market = Market(
         replicas=replicas,
         busy=busy,
@@ -195,13 +200,10 @@ def survey_market(
         compared_api=next((a for a in apis if a.compared), None),
         mixed_fleet=fleet,
         mixed_option=mixed_option(fleet, capacity, replicas, constraints.spare_replica, days, knowledge),
-        # Cards kept every hour (PRC033) are not released as the day's load falls either.
-        autoscaled=(
-            None
-            if constraints.keep_rentals_every_hour
-            else autoscaled(capacity, replicas, alternatives.best_listing, days)
-        ),
-        owned_base=owned_base_fleet(
+        autoscaled=None if held else autoscaled(capacity, replicas, alternatives.best_listing, days),
+        owned_base=None
+        if held
+        else owned_base_fleet(
             capacity,
             replicas,
             priced,
@@ -296,10 +298,11 @@ def _settled_load(
 
 def _rental_hours(resolved: ResolvedWorkload, constraints: Constraints, knowledge: Knowledge) -> float:
     """The hours a month an hourly rental of a service is billed: the paid hours, or every calendar hour
-    where a rule keeps the cards through the others (PRC033). A batch bills its runs, a reservation every
-    calendar hour, whatever this says (``costs.billed_hours``)."""
+    where a rule keeps the cards through the others (PRC033; around the clock, PRC034, the paid hours
+    where they are more). A batch bills its runs, a reservation every calendar hour, whatever this says
+    (``costs.billed_hours``)."""
     if constraints.keep_rentals_every_hour:
-        return knowledge.calendar_hours_per_month()
+        return max(resolved.hours_per_month, knowledge.calendar_hours_per_month())
     return resolved.hours_per_month
 
 

@@ -217,7 +217,8 @@ class Conclusion(Strict):
     """Serverless options keep one instance warm every hour instead of scaling to zero."""
     keep_rentals_every_hour: bool = False
     """Services: every hourly rental is billed for every calendar hour, its cards kept outside the paid
-    hours instead of released and rented again when they start."""
+    hours, and in the quieter ones, instead of released and rented again when they start: no fleet of
+    hourly cards that follows the day's load is priced (PRC033, PRC034)."""
     spread_replicas: bool = False
     """Services: two replicas or more run on at least two instances (``instances.place``)."""
     spread_batch_rentals: bool = False
