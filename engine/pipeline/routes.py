@@ -62,6 +62,8 @@ class SelfHosted(NamedTuple):
     """What the spare replicas a rule adds (SIZ010, SIZ011) cost in a rental's bill (0 elsewhere)."""
     spare_replicas: int = 0
     """How many they are (0 where ``spare_usd_per_month`` is)."""
+    billed_hours: float = 0.0
+    """The hours a month a rental's cards are billed (0 for the other routes)."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -119,6 +121,7 @@ def rental_route(best: Option) -> SelfHosted:
         commits=binds_years(best.pricing, best.commitment_months),
         spare_usd_per_month=best.spare_usd_per_month or 0.0,
         spare_replicas=best.spare_replicas if best.spare_usd_per_month else 0,
+        billed_hours=best.billed_hours_per_month or 0.0,
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -289,11 +290,15 @@ def scale_to_zero(
     return found if found is not None and found.bill.usd_per_month < below else None
 
 
-def cheapest(candidates: list[Candidate], pricer: Pricer) -> PricedServerless | None:
-    """The cheapest admitted candidate, pricing them in the order of their lower bounds until none left
-    can cost less (ties broken as ``priced_order`` breaks them)."""
+def cheapest(
+    candidates: list[Candidate], pricer: Pricer, among: Callable[[Candidate], bool] | None = None
+) -> PricedServerless | None:
+    """The cheapest admitted candidate (``among``: the cheapest of those it takes instead), pricing them in
+    the order of their lower bounds until none left can cost less (ties broken as ``priced_order`` breaks
+    them)."""
     best: PricedServerless | None = None
-    for candidate in sorted((c for c in candidates if not c.excluded_by), key=lambda c: c.lower_bound):
+    taken = (c for c in candidates if (among(c) if among is not None else not c.excluded_by))
+    for candidate in sorted(taken, key=lambda c: c.lower_bound):
         if best is not None and candidate.lower_bound > best.bill.usd_per_month:
             break
         priced = pricer.price(candidate)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from gpu_advisor.engine.common.wording import Words
-from gpu_advisor.engine.pipeline.serverless import PricedServerless, ServerlessMarket
+from gpu_advisor.engine.pipeline.serverless import PricedServerless, ServerlessMarket, cheapest
 from gpu_advisor.engine.rulebook.details import ServerlessDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import Fact, ServerlessFact
@@ -95,6 +95,7 @@ def serverless_details(
             staff_uncosted if alternative and alternative.kind == "own_hardware" else ""
         ),
         model_weights_gb=weights_gb,
+        alternative_billed_hours=alternative.billed_hours if alternative else 0.0,
         serverless_sla=sla_said(best.listing.product.provider, sla_of) if best else "",
         alternative_sla=sla_said(alternative.provider, sla_of) if alternative else "",
     )
@@ -111,11 +112,32 @@ def start_break_even(market: ServerlessMarket, alternative: Alternative | None) 
     return {"serverless_break_even_seconds": seconds, "serverless_break_even_beyond": beyond}
 
 
+def set_aside(market: ServerlessMarket, residency: frozenset[str]) -> dict[str, object]:
+    """Where no serverless product is admitted, the cheapest one priced that no residency rule excludes,
+    with the rules that do exclude it (``ServerlessDetails.set_aside_serverless_name``); nothing where one
+    is admitted, or none is priced outside those rules (a place the data may not go is no comparison)."""
+    if market.best is not None:
+        return {}
+    found = cheapest(
+        list(market.candidates), market.pricer, lambda c: not residency.intersection(c.excluded_by)
+    )
+    if found is None:
+        return {}
+    return {
+        "set_aside_serverless_name": serverless_name(found),
+        "set_aside_serverless_usd_per_month": found.bill.usd_per_month,
+        "set_aside_serverless_gpu_hours": found.bill.billed_hours_per_month * found.bill.priced.size,
+        "set_aside_serverless_by": found.excluded_by,
+    }
+
+
 class Alternative(Protocol):
     """A self-hosted route beside serverless (``pipeline/routes.py``)."""
 
     @property
     def usd_per_month(self) -> float: ...
+    @property
+    def billed_hours(self) -> float: ...
     @property
     def kind(self) -> str: ...
     @property
@@ -150,6 +172,9 @@ def weigh_serverless(
     start-up break-even is worked out only where a fired rule's message shows it."""
     firings = session.assert_fact(serverless_fact(time_utilization, market, alternative, residency), facts)
     details = serverless_details(market, alternative, weights_gb, staff_uncosted, sla_of)
-    if "serverless_break_even_seconds" in read_by_fired(firings, rulebook):
+    read = read_by_fired(firings, rulebook)
+    if "serverless_break_even_seconds" in read:
         details = details.model_copy(update=start_break_even(market, alternative))
+    if "set_aside_serverless_name" in read:
+        details = details.model_copy(update=set_aside(market, residency))
     return firings, details

@@ -72,6 +72,16 @@ class ServerlessDetails(Details):
     """The company's country, where the alternative is own hardware whose staff line has no sourced
     salary there (``OwnCosts.staff_uncosted``); "" otherwise."""
     model_weights_gb: float
+    alternative_billed_hours: float = 0.0
+    """The hours a month the alternative's cards are billed, where it is a rental (0 otherwise): every
+    calendar hour for a reservation, or for cards kept outside the paid hours (PRC033)."""
+    set_aside_serverless_name: str = ""
+    """Where no serverless product is admitted: the cheapest one priced that no residency rule excludes, as
+    ``serverless_name`` names it ("" where none is, or one is admitted). DEP012 sets it against the
+    alternative; ``set_aside_serverless_*``: its month, its billed GPU-hours and the rules that exclude it."""
+    set_aside_serverless_usd_per_month: float = 0.0
+    set_aside_serverless_gpu_hours: float = 0.0
+    set_aside_serverless_by: tuple[str, ...] = ()
     serverless_sla: str = ""
     """The serverless product's provider's enterprise SLA: 'published', 'none' or 'unknown' (could not be
     established, providers.yaml); "" without an option. ``alternative_sla``: the alternative's provider's
