@@ -178,6 +178,8 @@ def test_a_swiss_company_s_mixed_fleet_names_its_country() -> None:
         "avg_output_tokens": 200,
         "load_pattern": "variable",
         "business_critical": True,
+        # Without the confirmation a business-critical service around the clock prices no mix (PRC034).
+        "capacity_confirmed": True,
         "min_replicas": 1,
         "personal_data": True,
         "company_country": "CH",

@@ -14,8 +14,8 @@ from gpu_advisor.engine.pipeline.abroad import abroad, decided_route
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.rulebook.conclusions import settle_deployment
+from gpu_advisor.engine.rulebook.decided_details import DecisionDetails
 from gpu_advisor.engine.rulebook.decision_facts import DecisionFact
-from gpu_advisor.engine.rulebook.details import DecisionDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import Fact
 from gpu_advisor.engine.rulebook.schema import Rule

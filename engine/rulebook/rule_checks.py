@@ -14,14 +14,8 @@ from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.choices import FactKind
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.i18n.reading import dotted_readings, thousands_dotted_values
-from gpu_advisor.engine.rulebook.details import (
-    ApiDetails,
-    DecisionDetails,
-    Details,
-    EconomicsDetails,
-    RobustnessDetails,
-    ServerlessDetails,
-)
+from gpu_advisor.engine.rulebook.decided_details import DecisionDetails, RobustnessDetails
+from gpu_advisor.engine.rulebook.details import ApiDetails, Details, EconomicsDetails, ServerlessDetails
 from gpu_advisor.engine.rulebook.facts import FACT_MODELS, fact_fields
 from gpu_advisor.engine.rulebook.option_values import option_values, unknown_names, unknown_values
 from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails

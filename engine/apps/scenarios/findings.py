@@ -9,7 +9,7 @@ from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.findings import findings_for
-from gpu_advisor.engine.rulebook.details import RobustnessDetails
+from gpu_advisor.engine.rulebook.decided_details import RobustnessDetails
 from gpu_advisor.engine.rulebook.durable import Evaluator
 from gpu_advisor.engine.rulebook.facts import RobustnessFact
 
