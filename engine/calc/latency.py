@@ -44,7 +44,7 @@ QUICK_ITERATIONS = 12
 
 RATES_KEPT = 8192
 """Highest rates within latency targets cached: one per GPU, sizing, token counts and targets. They do
-not depend on the load."""
+not depend on the load. As many saturation points, one per roofline, are kept."""
 
 
 UNBOUNDED_MS = 1e12
@@ -190,8 +190,11 @@ def lone_prefill_seconds(roofline: Roofline) -> float:
     return roofline.prefill_chunks * prompt_pass_seconds(roofline, 0.0)
 
 
+@per_object(entries=RATES_KEPT)
 def saturation(roofline: Roofline) -> OperatingPoint:
-    """The replica with its batch full and requests always waiting (an offline run)."""
+    """The replica with its batch full and requests always waiting (an offline run). Worked out once per
+    roofline (a frozen model, cached with its model's performances): every operating point of the
+    replica starts from its ceiling, several per recommendation and tens while a rate is searched."""
     batch = roofline.max_batch
     rate = roofline.requests_per_second(batch)
     tpot = roofline.time_per_token_seconds(rate, batch)
