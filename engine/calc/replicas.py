@@ -346,6 +346,13 @@ def plans_by_gpu(
         if only is not None and gpu not in only:
             continue
         fit = fits[gpu]
+        given = cards.get(gpu) if cards is not None else None
+        if given is not None:
+            # Narrowed first: what follows is worked out for the counts that remain only.
+            candidates = (
+                tuple(p for p in candidates if p.cards == given)
+                or tuple(p for p in candidates if not below_usual_count(p.cards, fit))[:1]
+            )
         # A service's count below the usual one carries at most the rate whose requests in flight its KV
         # cache holds with room kept for full-context ones: more replicas of it carry the rest. A batch
         # runs its replicas full at the batch their KV cache holds at its own request length (the rate
@@ -360,13 +367,7 @@ def plans_by_gpu(
             if (start := run_start_in_window(knowledge, figures, load, p)) is not None
         }
         in_window = starts.keys()
-        if cards is not None and gpu in cards:
-            given = cards[gpu]
-            candidates = (
-                tuple(p for p in candidates if p.cards == given)
-                or tuple(p for p in candidates if not below_usual_count(p.cards, fit))[:1]
-            )
-        else:
+        if given is None:
             # A replica whose cards all-reduce over PCIe is the wrong offer (NET001), so it is not chosen
             # where a count on one card or one link carries the load, however many more cards it takes.
             linked = tuple(
