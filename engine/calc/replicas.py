@@ -35,6 +35,7 @@ from gpu_advisor.engine.calc.request_times import lone_request_seconds, request_
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
+from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 
@@ -310,9 +311,16 @@ def _planned(
     )
 
 
+PEAKS_KEPT = 256
+"""Operating points at the peak kept, one per plan (a few per recommendation)."""
+
+
+@per_object(entries=PEAKS_KEPT)
 def latency_at_peak(plan: ReplicaPlan) -> OperatingPoint:
     """What a user sees at the peak: a service's peak spread over the replicas (queueing for the prefill
-    included); a batch's replicas with their batch full."""
+    included); a batch's replicas with their batch full. Kept per plan, a tuple never changed once made:
+    the sizing table and the economics details ask for the best option's, and the plans of a capacity
+    are themselves kept (``capacity.plan_capacity``)."""
     if plan.peak_requests_per_second_per_replica is None:
         return saturation(plan.roofline)
     return at_rate(plan.roofline, plan.peak_requests_per_second_per_replica)
