@@ -15,8 +15,9 @@ from gpu_advisor.engine.calc.count_limits import (
 )
 from gpu_advisor.engine.calc.latency import OperatingPoint, first_token_tail_ms, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
+from gpu_advisor.engine.calc.replicas import PEAKS_KEPT, ReplicaPlan, latency_at_peak, parse_cards
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
+from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import GpuSizing, OperatingPointResult
@@ -137,7 +138,7 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
         "spare_replicas": plan.spare_replicas,
         "hours_per_day_running": plan.hours_per_day_running,
         "time_to_first_token_ms": at_peak.time_to_first_token_ms,
-        "time_to_first_token_tail_ms": first_token_tail_ms(plan.roofline, at_peak),
+        "time_to_first_token_tail_ms": _tail_at_peak(plan),
         "time_per_output_token_ms": at_peak.time_per_output_token_ms,
         "request_seconds": at_peak.request_seconds,
         "full_context_sequences": full_context_sequences(knowledge, figures, fit.gpu, plan.cards_per_replica),
@@ -161,6 +162,13 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
         "kv_held_requests_per_second": plan.rate_kv_holds,
         "replicas_without_kv_cap": plan.replicas_without_kv_cap or None,
     }
+
+
+@per_object(entries=PEAKS_KEPT)
+def _tail_at_peak(plan: ReplicaPlan) -> float | None:
+    """``first_token_tail_ms`` at the plan's peak, kept per plan as ``latency_at_peak`` is (a capacity's
+    plans are kept, and a plan is a tuple never changed once made)."""
+    return first_token_tail_ms(plan.roofline, latency_at_peak(plan))
 
 
 def _at_concurrency(
