@@ -278,6 +278,11 @@ def held_out_by_engine(rows: tuple[CalibrationRow, ...]) -> tuple[tuple[str, Set
     return tuple(found)
 
 
+MODELS_KEPT = 256
+"""What the calibration says of one model (its own measurements), kept per knowledge base and model: the
+rows are the knowledge base's, never changed once loaded, and every recommendation asks again."""
+
+
 @per_object
 def highest_error(knowledge: Knowledge) -> float:
     """The most the estimate overstates a measurement held to a tolerance (replicas are sized with it
@@ -295,6 +300,7 @@ def mixture_of_experts_errors(knowledge: Knowledge) -> tuple[tuple[str, float], 
     )
 
 
+@per_object(entries=MODELS_KEPT)
 def mixture_of_experts_highest_error(knowledge: Knowledge, model: str | None) -> float | None:
     """The most the estimate overstates a published measurement of the mixture of experts ``model``;
     where it has none (a model of the workload's own), of any mixture of experts. None without one."""
@@ -303,6 +309,7 @@ def mixture_of_experts_highest_error(knowledge: Knowledge, model: str | None) ->
     return max(own or [error for _, error in errors], default=None)
 
 
+@per_object(entries=MODELS_KEPT)
 def own_runs_data_parallel(knowledge: Knowledge, model: str | None) -> bool:
     """Every published throughput measurement of ``model`` ran with data-parallel attention (one copy of
     the KV cache), where a workload's estimate counts a tensor-parallel group's copies; False for a model
@@ -311,6 +318,7 @@ def own_runs_data_parallel(knowledge: Knowledge, model: str | None) -> bool:
     return bool(rows) and all(r.attention_data_parallel for r in rows)
 
 
+@per_object(entries=MODELS_KEPT)
 def latency_measured(knowledge: Knowledge, model: str | None) -> bool:
     """Some published measurement of ``model`` states a latency the estimate is compared with (a first
     token, a time per output token or a whole request at a stated load)."""
