@@ -245,9 +245,22 @@ def _replica_plans(
     spread_runs: bool = False,
 ) -> ReplicaPlans:
     sizing = workload_sizing(resolved, knowledge, spare, spread, spread_runs)
+    return replica_plans_under(
+        capacity, knowledge, (resolved.avg_input_tokens, resolved.avg_output_tokens), sizing, only
+    )
+
+
+def replica_plans_under(
+    capacity: Capacity,
+    knowledge: Knowledge,
+    tokens: tuple[int, int],
+    sizing: Sizing,
+    only: Collection[str] | None = None,
+) -> ReplicaPlans:
+    """``replica_plans`` under the sizing policy ``sizing`` (``workload_sizing``'s, for a caller that
+    plans several capacities under one policy: the volume chart's points)."""
     if sizing == capacity.sizing:
         return ReplicaPlans(sizing=sizing, plans=capacity.plans, quantized_plans=capacity.quantized_plans)
-    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     if only is None:
         return _plans_with_spares(capacity, knowledge, *tokens, *sizing)
     # a few GPUs (the volume chart's): planned here, not kept

@@ -28,7 +28,7 @@ from gpu_advisor.engine.calc.serverless import ServerlessListing
 from gpu_advisor.engine.pipeline.capacity import (
     Capacity,
     ReplicaPlans,
-    replica_plans,
+    replica_plans_under,
     workload_load_for,
     workload_sizing,
 )
@@ -52,18 +52,37 @@ product whose instances cannot hold a replica of the cards that volume chooses, 
 that volume would not offer either)."""
 
 
-def _choosing(evaluation: Evaluation) -> Sizing:
-    """The sizing policy that chooses the cards per replica (no spares): no volume changes it."""
-    return workload_sizing(evaluation.workload, evaluation.knowledge, spare=False)
+class Policies(NamedTuple):
+    """The sizing policies of every point: no volume changes them, so they are worked out once a line."""
+
+    choosing: Sizing
+    """The policy that chooses the cards per replica (no spares)."""
+    planning: Sizing
+    """The policy the replicas are planned under: the spares and spread the rules asked for."""
+
+
+def _policies(evaluation: Evaluation) -> Policies:
+    resolved, knowledge, constraints = evaluation.workload, evaluation.knowledge, evaluation.constraints
+    return Policies(
+        workload_sizing(resolved, knowledge, spare=False),
+        workload_sizing(
+            resolved,
+            knowledge,
+            constraints.spare_replica,
+            constraints.spread_replicas,
+            constraints.spread_batch_rentals,
+        ),
+    )
 
 
 def _capacity_at(
-    evaluation: Evaluation, choosing: Sizing, requests_per_day: int, gpus: Collection[str]
+    evaluation: Evaluation, policies: Policies, requests_per_day: int, gpus: Collection[str]
 ) -> tuple[Capacity, ReplicaPlans]:
     """The workload's capacity at ``requests_per_day`` (as given: the quantized variant is not needed)
     and its replica plans on ``gpus``, as ``capacity.plan_capacity`` and ``capacity.replica_plans`` work
     them out (a GPU's plan depends on no other GPU's)."""
     knowledge, capacity, resolved = evaluation.knowledge, evaluation.capacity, evaluation.workload
+    choosing = policies.choosing
     load = workload_load_for(resolved, knowledge, requests_per_day)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     plans = plans_by_gpu(knowledge, capacity.figures, load, *tokens, choosing, only=gpus)
@@ -81,16 +100,7 @@ def _capacity_at(
         plans=plans,
         quantized_plans={},
     )
-    constraints = evaluation.constraints
-    return at, replica_plans(
-        resolved,
-        at,
-        knowledge,
-        constraints.spare_replica,
-        gpus,
-        spread=constraints.spread_replicas,
-        spread_runs=constraints.spread_batch_rentals,
-    )
+    return at, replica_plans_under(at, knowledge, tokens, policies.planning, gpus)
 
 
 def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
@@ -99,10 +109,10 @@ def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
     calendar = knowledge.calendar_hours_per_month()
     overhead = knowledge.pricing_assumptions.spot_interruption.overhead
 
-    choosing = _choosing(evaluation)
+    policies = _policies(evaluation)
 
     def month(requests_per_day: int) -> RoutePoint:
-        capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.offer.gpu,))
+        capacity, plans = _capacity_at(evaluation, policies, requests_per_day, (listing.offer.gpu,))
         plan = plans.plans[listing.offer.gpu]
         rental = price_plan(listing, plan, hours, capacity.days_per_month, calendar, overhead)[1]
         return RoutePoint(rental.usd_per_month, listing.offer.offer)
@@ -117,10 +127,10 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
     # The GPUs ``select_own_server`` looks at: the catalog's servers' and the default server's.
     gpus = {server.gpu for server in knowledge.own_hardware.servers} | {knowledge.own_server().gpu}
 
-    choosing = _choosing(evaluation)
+    policies = _policies(evaluation)
 
     def month(requests_per_day: int) -> RoutePoint | None:
-        _, plans = _capacity_at(evaluation, choosing, requests_per_day, gpus)
+        _, plans = _capacity_at(evaluation, policies, requests_per_day, gpus)
         resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
         server, excluded = select_own_server(knowledge, plans.plans, unsuitable, housings)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
@@ -142,10 +152,10 @@ def serverless_month_at(evaluation: Evaluation, listing: ServerlessListing) -> M
     knowledge, paid_hours = evaluation.knowledge, evaluation.workload.hours_per_month
     unsuitable, constraints = evaluation.verdicts.unsuitable, evaluation.constraints
 
-    choosing = _choosing(evaluation)
+    policies = _policies(evaluation)
 
     def month(requests_per_day: int) -> RoutePoint | None:
-        capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.gpu.gpu,))
+        capacity, plans = _capacity_at(evaluation, policies, requests_per_day, (listing.gpu.gpu,))
         priced = price_listing(listing, capacity, plans, unsuitable, constraints, knowledge, paid_hours)
         if priced is None:
             return None
