@@ -6,7 +6,7 @@ the search must stop there instead of spinning (a 405B on-premises workload at 2
 from __future__ import annotations
 
 from gpu_advisor.engine.pipeline.volumes import RoutePoint
-from gpu_advisor.engine.report.charts import _last_held, next_server_at
+from gpu_advisor.engine.report.charts import _last_held, next_server_at, remembered
 
 
 def servers_up_to(step: int):  # type: ignore[no-untyped-def]
@@ -26,8 +26,22 @@ def test_neighbouring_volumes_end_the_search() -> None:
 def test_a_step_at_a_few_requests_a_day_is_found_to_the_request() -> None:
     month_at = servers_up_to(4)
     assert _last_held(2, 100, month_at, lambda p: p.usd_per_month == 1000.0) == (4, 5)
-    priced = [(2, month_at(2)), (100, month_at(100))]
-    assert next_server_at(2, priced, month_at) == (4, 2000.0)
+    assert next_server_at(2, (2, 100), month_at) == (4, 2000.0)
+
+
+def test_the_search_prices_each_volume_it_reads_once_and_no_other() -> None:
+    asked: list[int] = []
+    servers = servers_up_to(50)
+
+    def month_at(volume: int) -> RoutePoint:
+        asked.append(volume)
+        return servers(volume)
+
+    assert next_server_at(20, (10, 20, 30, 100, 300), remembered(month_at)) == (50, 2000.0)
+    # Below the workload's volume and beyond the first that costs more, nothing is priced.
+    assert asked[:3] == [20, 30, 100]
+    assert 10 not in asked and 300 not in asked
+    assert len(asked) == len(set(asked))
 
 
 def test_a_large_step_is_placed_within_two_percent() -> None:

@@ -16,7 +16,7 @@ files of ``--charts`` and the JSON result show the same numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.domain.chart_results import (
@@ -88,10 +88,10 @@ LINE_KINDS: dict[str, SelfHostedLineKind] = {
 """The routes ``pipeline.volumes`` prices at other volumes (a mixed fleet is not one of them)."""
 
 
-def line_kind(evaluation: Evaluation) -> tuple[SelfHostedLineKind, SelfHostedLineFollows]:
+def line_kind(evaluation: Evaluation) -> tuple[SelfHostedLineKind, SelfHostedLineFollows, MonthAt | None]:
     """The route the self-hosted line prices: the decided one; for the API, the self-hosted route the
     rules weighed it against (``pipeline.api_comparison``); else (a mixed fleet, or no route priced)
-    the cheapest rental."""
+    the cheapest rental. With the route's ``route_month_at``."""
     deployment = evaluation.decision.deployment
     follows: SelfHostedLineFollows = "decision"
     route: str = deployment
@@ -100,13 +100,28 @@ def line_kind(evaluation: Evaluation) -> tuple[SelfHostedLineKind, SelfHostedLin
         route = details.self_hosted_kind if isinstance(details, ApiDetails) else ""
         follows = "api_comparison"
     kind = LINE_KINDS.get(route)
-    if kind is not None and route_month_at(evaluation, kind) is not None:
-        return kind, follows
-    return "dedicated_cloud", "cheapest_rental"
+    month_at = route_month_at(evaluation, kind) if kind is not None else None
+    if kind is not None and month_at is not None:
+        return kind, follows, month_at
+    return "dedicated_cloud", "cheapest_rental", route_month_at(evaluation, "dedicated_cloud")
+
+
+def remembered(month_at: MonthAt) -> MonthAt:
+    """``month_at`` working out each volume's point once: the search for the next server's step and for
+    the loss it survives ask again for volumes the chart priced, or each other searched. Kept for one
+    result only (a function of the evaluation, which no later one shares)."""
+    points: dict[int, RoutePoint | None] = {}
+
+    def at(volume: int) -> RoutePoint | None:
+        if volume not in points:
+            points[volume] = month_at(volume)
+        return points[volume]
+
+    return at
 
 
 def next_server_at(
-    requests_per_day: int, priced: list[tuple[int, RoutePoint | None]], month_at: MonthAt
+    requests_per_day: int, volumes: Sequence[int], month_at: MonthAt
 ) -> tuple[int, float] | None:
     """The highest volume the own servers of ``requests_per_day`` still hold, below the chart's first
     point above it that costs more, found by bisection on the volume's logarithm to within
@@ -114,15 +129,18 @@ def next_server_at(
     overstated). The chart's points alone draw a slope through the step (one server at 550,000 requests
     a day, two at 1,000,000); the memo says where it is. None where the next point is another server
     (a workstation outgrown by an HGX node), which is no one server more. With the volume, what the
-    servers cost a month just beyond it."""
-    now = dict(priced).get(requests_per_day)
+    servers cost a month just beyond it. ``volumes``: the chart's, ascending (the workload's among them),
+    priced as far as the first above the workload's that costs more."""
+    now = month_at(requests_per_day)
     if now is None:
         return None
     above = next(
         (
             v
-            for v, p in priced
-            if v > requests_per_day and p is not None and p.usd_per_month != now.usd_per_month
+            for v in volumes
+            if v > requests_per_day
+            and (p := month_at(v)) is not None
+            and p.usd_per_month != now.usd_per_month
         ),
         None,
     )
@@ -203,12 +221,13 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
     api, requests_per_day = market.compared_api, evaluation.workload.requests_per_day
     if api is None or requests_per_day <= 0:
         return None
-    kind, follows = line_kind(evaluation)
-    month_at = route_month_at(evaluation, kind)
-    if month_at is None:
+    kind, follows, route_month = line_kind(evaluation)
+    if route_month is None:
         return None
-    priced = [(volume, month_at(volume)) for volume in volume_points(requests_per_day)]
-    growth = server_growth(evaluation, priced, month_at) if kind == "own_hardware" else ServerGrowth()
+    month_at = remembered(route_month)
+    volumes = volume_points(requests_per_day)
+    priced = [(volume, month_at(volume)) for volume in volumes]
+    growth = server_growth(evaluation, volumes, month_at) if kind == "own_hardware" else ServerGrowth()
     hosted = [point for _, point in priced if point is not None]
     points = tuple(volume for volume, point in priced if point is not None)
     per_request = api.usd_per_month / requests_per_day
@@ -267,13 +286,11 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
     )
 
 
-def server_growth(
-    evaluation: Evaluation, priced: list[tuple[int, RoutePoint | None]], month_at: MonthAt
-) -> ServerGrowth:
-    """How far the load may grow on the own servers priced at the chart's volumes (``priced``, by the
-    own route's ``month_at``) before one more is needed, and through the loss of one."""
+def server_growth(evaluation: Evaluation, volumes: Sequence[int], month_at: MonthAt) -> ServerGrowth:
+    """How far the load may grow on the own servers priced at the chart's volumes (``volumes``, by the
+    own route's ``month_at``, ``remembered``) before one more is needed, and through the loss of one."""
     requests_per_day, own = evaluation.workload.requests_per_day, evaluation.market.own
-    next_step = next_server_at(requests_per_day, priced, month_at)
+    next_step = next_server_at(requests_per_day, volumes, month_at)
     if next_step is None:
         return ServerGrowth()
     step, beyond = next_step
@@ -307,5 +324,7 @@ def own_growth(evaluation: Evaluation, chart: ApiVersusSelfHosted | None) -> Ser
     month_at = route_month_at(evaluation, "own_hardware")
     if month_at is None:
         return None
-    volumes = volume_points(evaluation.workload.requests_per_day)
-    return server_growth(evaluation, [(volume, month_at(volume)) for volume in volumes], month_at)
+    # Only the volumes the growth figures read are priced: no chart shows the others.
+    return server_growth(
+        evaluation, volume_points(evaluation.workload.requests_per_day), remembered(month_at)
+    )
