@@ -283,7 +283,8 @@ def _planned(
         utilization=min(1.0, average_share),
         capacity_utilization_at_peak=at_peak,
         hours_per_day_running=hours_running,
-        service=service._replace(replicas=replicas),
+        # Built, not ``_replace``d: a named tuple's ``_replace`` costs several times as much, per plan.
+        service=ServiceTime(service.rates, service.times, replicas),
         batch=batch,
         decode_bound=decode_bound,
         roofline=roofline,
