@@ -335,10 +335,11 @@ def admitted_gpus(knowledge: Knowledge, firings: Sequence[Firing], rulebook: Rul
 
     if "dedicated_cloud" not in ruled_out:
         rented = listings(knowledge)
-        for listing, excluded in zip(rented, rule_exclusions(rented, rules), strict=True):
+        for (gpu, cards), excluded in zip(
+            _replica_cards(rented), rule_exclusions(rented, rules), strict=True
+        ):
             if not excluded:
-                # A multi-card replica needs cards that share a fast link in one instance.
-                admit(listing.offer.gpu, max((1, *offer_linked_sizes(listing.offer))))
+                admit(gpu, cards)
     if "serverless" not in ruled_out:
         served = serverless_listings(knowledge)
         for entry, excluded in zip(served, rule_exclusions(served, rules), strict=True):
@@ -352,6 +353,14 @@ def admitted_gpus(knowledge: Knowledge, firings: Sequence[Firing], rulebook: Rul
                 # catalog lets a workload buy (no limit given: every count the estimate considers).
                 admit(server.gpu, server.gpus_per_server * (server.max_servers or MAX_REPLICA_CARDS))
     return cards_key(most)
+
+
+@per_object
+def _replica_cards(rented: tuple[Listing, ...]) -> tuple[tuple[str, int], ...]:
+    """Each rental's GPU and the most cards one replica may span on it: a multi-card replica needs cards
+    that share a fast link in one instance. Worked out once per knowledge base: its listings are a tuple
+    built once for it (``listings``), never changed."""
+    return tuple((listing.offer.gpu, max((1, *offer_linked_sizes(listing.offer)))) for listing in rented)
 
 
 def apply_constraints(
