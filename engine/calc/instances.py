@@ -102,8 +102,14 @@ def fullest_instance(placement: Placement, cards_per_replica: int, replicas: int
     """The most replicas one of ``placement``'s instances carries where ``replicas`` are spread over them
     as evenly as their cards allow: what the loss of the fullest takes. A replica that spans instances
     (every size smaller than it) is lost with any of them: one."""
+    return _fullest_instance(placement.instances, cards_per_replica, replicas)
+
+
+# Asked for every option of every recommendation, for the same few instance mixes and counts (all values).
+@lru_cache(maxsize=4096)
+def _fullest_instance(instances: tuple[tuple[int, int], ...], cards_per_replica: int, replicas: int) -> int:
     # Sizes that hold no replica (a mix of sizes where a replica spans the smaller ones) carry none.
-    holds = [(each, count) for size, count in placement.instances if (each := size // cards_per_replica)]
+    holds = [(each, count) for size, count in instances if (each := size // cards_per_replica)]
     if not holds:
         return min(1, replicas)
     # More replicas than the instances hold (a caller's placement of fewer): the fullest is full.
