@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.traffic import DailyTraffic, busy_hours_per_day
+from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.load import BusyShareRoute, Load
 
 BUSY_SHARE_DECIMALS = 3
@@ -20,6 +21,14 @@ millionths; each of two replicas with 18 requests in flight on average came out 
 49.995 %."""
 
 
+SHARES_KEPT = 256
+"""Busy shares kept (``busy_share``): a few GPUs' plans a recommendation, each fleet and per replica."""
+
+
+# Kept per plan, load and traffic, which are never changed once made (a named tuple, a frozen model and
+# a frozen dataclass; a capacity's are kept, ``capacity.plan_capacity``), and the numbers by value: the
+# share sums over the day's hours, for several GPUs a recommendation.
+@per_object(entries=SHARES_KEPT)
 def busy_share(
     plan: ReplicaPlan,
     load: Load,
@@ -27,6 +36,7 @@ def busy_share(
     days_per_month: float,
     paid_hours: float,
     per_replica: bool = False,
+    /,
 ) -> float:
     """The share of the paid hours in which at least one request is in flight on ``plan``'s GPU: a
     batch's running hours; a service's busy hours (``busy_hours_per_day``) over its served hours, times
