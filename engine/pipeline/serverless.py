@@ -23,6 +23,7 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_listings,
     serves_within_window,
 )
+from gpu_advisor.engine.common.caching import cleared_with_the_others
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.serving import MAX_START_SECONDS, ServerlessProduct
@@ -79,7 +80,10 @@ class Pricer:
         later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
         if not serves_within_window(self.knowledge, later, candidate.plan, self.workload):
             return math.inf
-        return serverless_bill(candidate.listing, self._month(candidate, later, 1.0)).usd_per_month
+        month = product_month(
+            later, candidate.plan, candidate.size, self.workload, self.knowledge, self._demand
+        )
+        return serverless_bill(candidate.listing, month).usd_per_month
 
     def _month(
         self, candidate: Candidate, product: ServerlessProduct, always_on_ratio: float
@@ -87,9 +91,38 @@ class Pricer:
         """``product``'s month for ``candidate``; ``always_on_ratio``: its price for an instance that runs
         always over its scaling price (1: none is kept for price)."""
         plan, size = candidate.plan, candidate.size
-        return product_month(
-            product, plan, size, self.workload, self.knowledge, self._demand, always_on_ratio
-        )
+        return kept_month(product, plan, size, self.workload, self.knowledge, self._demand, always_on_ratio)
+
+
+MONTHS_KEPT = 1024
+"""Product months kept (``kept_month``): a recommendation prices about a dozen."""
+_MONTHS: dict[tuple[object, ...], tuple[tuple[object, ...], ProductMonth]] = {}
+cleared_with_the_others(_MONTHS.clear)
+
+
+def kept_month(
+    product: ServerlessProduct,
+    plan: ReplicaPlan,
+    size: int,
+    workload: ServerlessWorkload,
+    knowledge: Knowledge,
+    demand: Demand,
+    always_on_ratio: float,
+) -> ProductMonth:
+    """``product_month``, worked out once per product, plan, knowledge base and workload: the product,
+    the plan (a capacity's plans are kept, ``capacity.plan_capacity``) and the knowledge base by identity,
+    none of them ever changed once made and each kept with its month so that its id stays its own; the
+    workload (a frozen dataclass of frozen models and numbers, made anew for each evaluation) and the
+    numbers by value. ``demand`` only saves work within one pricer: the month does not depend on it."""
+    key = (id(product), id(plan), size, workload, id(knowledge), always_on_ratio)
+    kept = _MONTHS.get(key)
+    if kept is not None:
+        return kept[1]
+    month = product_month(product, plan, size, workload, knowledge, demand, always_on_ratio)
+    if len(_MONTHS) >= MONTHS_KEPT:
+        _MONTHS.clear()
+    _MONTHS[key] = ((product, plan, knowledge), month)
+    return month
 
 
 @dataclass(frozen=True)
