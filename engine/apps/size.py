@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.batch_window import run_start_in_window
 from gpu_advisor.engine.calc.calibration import error_taken_off
+from gpu_advisor.engine.calc.card_keys import cards_key
 from gpu_advisor.engine.calc.count_limits import kv_held_rate
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
@@ -13,7 +14,6 @@ from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_perf
 from gpu_advisor.engine.calc.policy import Sizing, sizing_policy
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
-    cards_key,
     plan_replicas,
     plans_by_gpu,
 )

@@ -8,15 +8,10 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from gpu_advisor.engine.calc.calibration import error_taken_off
+from gpu_advisor.engine.calc.card_keys import cards_key, parse_cards
 from gpu_advisor.engine.calc.load import traffic_for, workload_load
 from gpu_advisor.engine.calc.policy import Sizing, sizing_policy
-from gpu_advisor.engine.calc.replicas import (
-    ReplicaPlan,
-    at_throughput,
-    cards_key,
-    parse_cards,
-    plans_by_gpu,
-)
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, at_throughput, plans_by_gpu
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.calc.traffic import DailyTraffic
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings, large_enough, nearest_class
+from gpu_advisor.engine.calc.card_keys import cards_key, parse_cards
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.listings import Listing, listings
-from gpu_advisor.engine.calc.replicas import cards_key, parse_cards
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import (

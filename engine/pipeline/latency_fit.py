@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from gpu_advisor.engine.calc.calibration import latency_margin
+from gpu_advisor.engine.calc.card_keys import parse_cards
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.performance import PERFORMANCES_KEPT, ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import kept_target, shortfall
-from gpu_advisor.engine.calc.replicas import parse_cards
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge

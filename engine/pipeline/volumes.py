@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import NamedTuple
 
+from gpu_advisor.engine.calc.card_keys import cards_key
 from gpu_advisor.engine.calc.listings import Listing, price_plan
 from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
 from gpu_advisor.engine.calc.policy import Sizing
-from gpu_advisor.engine.calc.replicas import cards_key, plans_by_gpu
+from gpu_advisor.engine.calc.replicas import plans_by_gpu
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.serverless import ServerlessListing
 from gpu_advisor.engine.pipeline.capacity import (

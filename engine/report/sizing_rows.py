@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from gpu_advisor.engine.calc.card_keys import parse_cards
 from gpu_advisor.engine.calc.count_limits import (
     below_usual_count,
     full_context_sequences,
@@ -15,7 +16,7 @@ from gpu_advisor.engine.calc.count_limits import (
 )
 from gpu_advisor.engine.calc.latency import OperatingPoint, first_token_tail_ms, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
-from gpu_advisor.engine.calc.replicas import PEAKS_KEPT, ReplicaPlan, latency_at_peak, parse_cards
+from gpu_advisor.engine.calc.replicas import PEAKS_KEPT, ReplicaPlan, latency_at_peak
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
