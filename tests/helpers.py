@@ -77,6 +77,24 @@ ONE_RTX_5090_AT_RUNPOD: dict[str, Any] = {
 """A proposal's fields for one RTX 5090 at RunPod's community cloud, on demand (add its name)."""
 
 
+DE_AUTHORITY_OWN: dict[str, Any] = {
+    "name": "de-authority-own",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 60_000,
+    "avg_input_tokens": 1500,
+    "avg_output_tokens": 400,
+    "load_pattern": "variable",
+    "schedule": "office_hours",
+    "personal_data": True,
+    "on_premises_required": True,
+    "business_critical": True,
+    "company_country": "DE",
+    "input_vat_recoverable": False,
+}
+"""A German authority's 70B service whose data stays in the building (two owned HGX H100 servers), which
+cannot recover input VAT: the VAT tests' workload."""
+
+
 NEGOTIATED_AWS = str(TESTS_DIR / "rates" / "negotiated-aws.yaml")
 """An overrides file with a team's negotiated AWS P5 rates for 1- and 3-year commitments (the documents'
 1.90 and 2.10 USD, for reserved instances and savings plans alike): for the tests of mixed fleets and

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import EXAMPLES_DIR, flat, invoke, read_example, run
+from helpers import DE_AUTHORITY_OWN, EXAMPLES_DIR, flat, invoke, read_example, run
 
 from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
 from gpu_advisor.engine.domain.results import Option, Recommendation
@@ -274,20 +274,7 @@ def test_a_scenario_run_taxes_the_purchases_once(tmp_path: Path) -> None:
 
     gross = with_vat(load_knowledge(), "DE")
     assert gross.vat_rates.applied is not None and with_vat(gross, "DE") is gross
-    authority = {
-        "name": "de-authority",
-        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-        "requests_per_day": 60_000,
-        "avg_input_tokens": 1500,
-        "avg_output_tokens": 400,
-        "load_pattern": "variable",
-        "schedule": "office_hours",
-        "personal_data": True,
-        "on_premises_required": True,
-        "business_critical": True,
-        "company_country": "DE",
-        "input_vat_recoverable": False,
-    }
+    authority = {**DE_AUTHORITY_OWN, "name": "de-authority"}
     path = tmp_path / "authority.yaml"
     path.write_text(yaml.safe_dump(authority), encoding="utf-8")
     args = ["recommend", str(path), "--as-of", "2026-12-07", "--format", "json"]

@@ -11,23 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from helpers import flat, invoke, run
+from helpers import DE_AUTHORITY_OWN, flat, invoke, run
 
 READ_ON = dt.date(2026, 12, 7)
-OWN: dict[str, Any] = {
-    "name": "de-authority-own",
-    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-    "requests_per_day": 60_000,
-    "avg_input_tokens": 1500,
-    "avg_output_tokens": 400,
-    "load_pattern": "variable",
-    "schedule": "office_hours",
-    "personal_data": True,
-    "on_premises_required": True,
-    "business_critical": True,
-    "company_country": "DE",
-    "input_vat_recoverable": False,
-}
+OWN: dict[str, Any] = DE_AUTHORITY_OWN
 """A German authority's 70B service whose data stays in the building: two owned HGX H100 servers."""
 RENTED: dict[str, Any] = {**OWN, "name": "de-authority", "on_premises_required": False}
 """The same service allowed into an EU cloud: Scaleway's H100 is its cheapest rental."""

@@ -13,22 +13,9 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import invoke
+from helpers import DE_AUTHORITY_OWN, invoke
 
-AUTHORITY: dict[str, Any] = {
-    "name": "de-authority-own",
-    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-    "requests_per_day": 60_000,
-    "avg_input_tokens": 1500,
-    "avg_output_tokens": 400,
-    "load_pattern": "variable",
-    "schedule": "office_hours",
-    "personal_data": True,
-    "on_premises_required": True,
-    "business_critical": True,
-    "company_country": "DE",
-    "input_vat_recoverable": False,
-}
+AUTHORITY: dict[str, Any] = DE_AUTHORITY_OWN
 """A German authority's 70B service whose data stays in the building: two owned HGX H100 servers."""
 
 

@@ -14,25 +14,12 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import invoke, knowledge_with
+from helpers import DE_AUTHORITY_OWN, invoke, knowledge_with
 
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
 
-OWN: dict[str, Any] = {
-    "name": "authority-own",
-    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-    "requests_per_day": 60_000,
-    "avg_input_tokens": 1500,
-    "avg_output_tokens": 400,
-    "load_pattern": "variable",
-    "schedule": "office_hours",
-    "personal_data": True,
-    "on_premises_required": True,
-    "business_critical": True,
-    "company_country": "DE",
-    "input_vat_recoverable": False,
-}
+OWN: dict[str, Any] = {**DE_AUTHORITY_OWN, "name": "authority-own"}
 """An authority's 70B service whose data stays in the building: owned servers, costed on the country's
 power tariff."""
 
