@@ -45,7 +45,7 @@ from gpu_advisor.engine.report.findings import exclusion_routes, findings_for
 from gpu_advisor.engine.report.other_routes import next_best_option, other_routes
 from gpu_advisor.engine.report.price_age import dated_prices
 from gpu_advisor.engine.report.sizing_rows import sizing_rows
-from gpu_advisor.engine.report.sources import engine_start_source
+from gpu_advisor.engine.report.sources import engine_start_source, start_cited
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.details import ApiDetails, EconomicsDetails
 from gpu_advisor.engine.rulebook.durable import Firing
@@ -268,8 +268,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             knowledge,
             capacity.figures.serving_engine,
             (*options, e.serverless) if e.serverless is not None else options,
-            # SIZ041's message gives the start that fills the window, where no option bills it.
-            cited=any(rule.id == "SIZ041" for rule in e.rules),
+            cited=start_cited(e.rules),
         ),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),

@@ -96,6 +96,12 @@ def price_dates(
     return tuple(sorted(used, key=lambda p: (p.as_of, p.document, p.used_for)))
 
 
+def start_cited(rules: Sequence[Rule]) -> bool:
+    """A fired rule's message gives a batch run's start where no option may bill it: SIZ041's, of a start
+    that, with one request after it, takes the whole window."""
+    return any(rule.id == "SIZ041" for rule in rules)
+
+
 def start_sources(sources: DatedSources, options: Sequence[Option], rules: Sequence[Rule]) -> set[PriceDate]:
     """The sources of the starts ``options`` bill: each serverless product's own part of a cold start,
     and the rate the weights load at, where a cold start or a batch run on rented cards loads them or
@@ -108,7 +114,7 @@ def start_sources(sources: DatedSources, options: Sequence[Option], rules: Seque
         o.weights_load_hours or (o.serverless is not None and o.serverless.cold_start_weights_seconds)
         for o in options
     )
-    if loads or any(rule.id == "SIZ041" for rule in rules):
+    if loads or start_cited(rules):
         used.add(sources.weights_load)
     return used
 
