@@ -62,6 +62,10 @@ def test_no_mixed_fleet_is_priced_for_a_business_critical_service_and_the_memo_s
         "service cannot count on getting those cards back when the busier hours start (PRC034)."
     ) in summary
     assert "Hybrid" not in summary
+    assert (
+        "| Rented cards confirmed at each start (capacity_confirmed) | no (default; no hourly cards released "
+        "as the load falls, PRC034) |"
+    ) in render_memo(result)
 
 
 def test_cards_the_provider_confirms_price_the_mix_and_dep051_says_what_it_rests_on() -> None:
