@@ -415,3 +415,18 @@ def test_a_misspelled_offer_s_cost_check_says_the_offer_is_unknown(tmp_path: Pat
         "The catalog lists runpod's h100-sxm as 'community', 'secure': name one of them to have the proposal "
         "priced."
     )
+
+
+def test_dep052_warns_of_the_busier_hours_cards_unless_the_provider_confirms_them(tmp_path: Path) -> None:
+    """A business-critical service's mix starts its busier hours' cards each day from capacity paid by the
+    hour: DEP052 warns, unless the workload says the provider confirms them (capacity_confirmed), as
+    DEP051 then only says what the recommendation's mix rests on."""
+    critical = {**WORKLOAD, "business_critical": True}
+    warned = results(tmp_path, critical, HYBRID)["DEP052"]
+    assert warned["status"] == "warn"
+    assert warned["message"].startswith(
+        "The proposal runs up to 2 cards of the busier hours on lambda 2-gpu-plan by the hour, started each "
+        "day from on-demand capacity that no provider promises in every hour."
+    )
+    confirmed = results(tmp_path, {**critical, "capacity_confirmed": True}, HYBRID)["DEP052"]
+    assert confirmed["status"] == "pass"
