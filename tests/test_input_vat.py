@@ -214,6 +214,10 @@ def test_the_memo_says_what_the_figures_include(tmp_path: Path) -> None:
         "give, as the company cannot recover it; the salary carries none.",
         "| Umsatzsteuergesetz (UStG) in der Fassung der Bekanntmachung vom 21. Februar 2005 (BGBl. I S. 386) "
         "| 2026-12-07 | VAT rate |",
+        "- GPU prices are list prices per GPU-hour on the dates shown, in the currency each provider lists "
+        "them in (USD or EUR), converted at the exchange rate the memo states where that is not the memo's "
+        "currency; EU regions of US-priced offers carry the documents' EU premium as an estimate. The "
+        "memo's figures are these prices with the VAT above added.",
     ):
         assert line in lines, line
     # The workstation's price with VAT: $1,999 x 1.19.
