@@ -135,3 +135,15 @@ def test_dep032_says_what_a_confirmation_covers_on_the_service_s_hours(hours: fl
     )
     peak = "an on-demand card released as the load falls is not promised back at the next peak"
     assert f"{peak} {said}" in text
+
+
+def test_servers_on_premises_keep_prc034_to_the_rentals_compared_and_out_of_the_summary() -> None:
+    """Where the servers must stand on premises, no rental is open (DEP006): PRC034 still prices the rentals
+    the memo compares the servers with as the service would run on them, but the Summary gives no reason
+    a mix of hourly cards is not priced beside the one it names (a reader took PRC034 for the reason)."""
+    result = run({**CHAT, "on_premises_required": True})
+    assert "PRC034" in result.fired_rules and "DEP006" in result.fired_rules
+    assert result.decision.deployment == "own_hardware"
+    summary = flat(render_memo(result).split("## Why")[0])
+    assert "Renting cloud GPUs is ruled out for this workload (DEP006)." in summary
+    assert "(PRC034)" not in summary
