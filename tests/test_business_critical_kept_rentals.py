@@ -254,7 +254,7 @@ def test_an_around_the_clock_services_scaled_fleet_needs_the_busier_hours_confir
     (said,) = [f.message for f in confirmed.findings if f.rule_id == "DEP032"]
     assert (
         "not promised back at the next peak (around the clock, the provider's confirmation covers the cards "
-        "each time the busier hours start: hold it in writing for as many as the busiest hour runs, PRC034)."
+        "each time the busier hours start: hold it in writing for as many as the busiest hour runs)."
     ) in " ".join(said.split())
     assert [
         line for line in render_memo(confirmed).splitlines() if line.startswith("The scaled fleet releases")

@@ -104,13 +104,14 @@ def test_a_service_that_is_not_business_critical_keeps_its_mix() -> None:
         (
             730.0,
             "(around the clock, the provider's confirmation covers the cards each time the busier hours "
-            "start: hold it in writing for as many as the busiest hour runs, PRC034).",
+            "start: hold it in writing for as many as the busiest hour runs).",
         ),
     ],
 )
 def test_dep032_says_what_a_confirmation_covers_on_the_service_s_hours(hours: float, said: str) -> None:
     """On a schedule the confirmation is of the cards the paid hours start with (PRC019); around the clock
-    no paid hours start, and it is of the busier hours' cards, which PRC034 asks for."""
+    no paid hours start, and it is of the busier hours' cards (PRC034, silent once they are confirmed, is not
+    cited)."""
     text = message(
         "DEP032",
         "economics",
