@@ -141,12 +141,29 @@ def test_a_swiss_company_s_serverless_workers_in_the_eu_say_the_data_leave_switz
     )
     assert finding(result, "RES018") == (
         "The chosen serverless product, RunPod Serverless (eu-datacenters, 1 × l4), processes the personal "
-        "data in Romania, Sweden, Netherlands, Czechia or France" + SECTOR_RULES
+        "data in Romania, Sweden, the Netherlands, Czechia or France" + SECTOR_RULES
     )
+    # Five countries: "for states", not "for a state".
     assert (
-        f"The chosen serverless product runs in eu-datacenters (RO, SE, NL, CZ, FR): {LEAVE} (RES018)."
-        in summary(render_memo(result))
-    )
+        f"The chosen serverless product runs in eu-datacenters (RO, SE, NL, CZ, FR): "
+        f"{LEAVE.replace('for a state', 'for states')} (RES018)."
+    ) in summary(render_memo(result))
+
+
+def test_the_german_memo_lists_the_countries_as_they_read_after_in() -> None:
+    """German gives the Netherlands an article: "in Rumänien, ..., den Niederlanden", not "Niederlande";
+    and several states are "Staaten, deren", not "einen Staat, dessen"."""
+    memo = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=json.dumps(SWISS_LIGHT_BOT))
+    assert memo.exit_code == 0, memo.output
+    assert (
+        "Das gewählte Serverless-Produkt, RunPod Serverless (eu-datacenters, 1 × l4), verarbeitet die "
+        "personenbezogenen Daten in Rumänien, Schweden, den Niederlanden, Tschechien oder Frankreich, "
+        "außerhalb der Schweiz"
+    ) in " ".join(memo.output.split())
+    assert (
+        "Das gewählte Serverless-Produkt läuft in eu-datacenters (RO, SE, NL, CZ, FR): Die personenbezogenen "
+        "Daten verlassen die Schweiz, in Staaten, deren Gesetzgebung"
+    ) in memo.output
 
 
 def test_a_swiss_company_s_api_hosted_in_germany_says_the_data_leave_switzerland() -> None:

@@ -24,7 +24,12 @@ from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.common.wording import Words, runs
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
-from gpu_advisor.engine.i18n.knowledge_texts import country_name, knowledge_texts, known_text
+from gpu_advisor.engine.i18n.knowledge_texts import (
+    country_after_in,
+    country_name,
+    knowledge_texts,
+    known_text,
+)
 from gpu_advisor.engine.i18n.message_limits import bounded_text
 from gpu_advisor.engine.i18n.template_cache import bytecode_cache
 from gpu_advisor.templates import TEMPLATES_DIR
@@ -138,6 +143,12 @@ def _country(context: jinja2.runtime.Context, code: str, name: str | None = None
     return country_name(_format(context).lang, code, name or code)
 
 
+@jinja2.pass_context
+def _in_country(context: jinja2.runtime.Context, code: str, name: str | None = None) -> str:
+    """A country as it reads after "in" in the reader's language ("the Netherlands", "den Niederlanden")."""
+    return country_after_in(_format(context).lang, code, name or code)
+
+
 NOTE_PLACE = re.compile(r"\{(\w+)\}")
 """A place in a knowledge note, ``{name}`` (``CostFigure.quoted``, ``CostFigure.vat``)."""
 
@@ -162,6 +173,7 @@ FILTERS: dict[str, Any] = {
     "known": _known,
     "filled": _filled,
     "country": _country,
+    "in_country": _in_country,
     "num": _num,
     "figure": _figure,
     "money": _money,

@@ -85,3 +85,25 @@ def country_names(lang: str) -> dict[str, str]:
 def country_name(lang: str, code: str, name: str) -> str:
     """The country ``code`` in ``lang``; ``name`` (the knowledge base's English name) where none is given."""
     return country_names(lang).get(code, name)
+
+
+ENGLISH_WITH_THE = frozenset({"GB", "NL", "UK", "US"})
+"""Countries whose English name takes "the" in running text ("in the Netherlands")."""
+
+
+@cache
+def countries_after_in(lang: str) -> dict[str, str]:
+    """ISO 3166 code -> the country's name after "in" where ``lang`` gives it an article there (German:
+    "in den Niederlanden", the ``countries_after_in`` section of its messages)."""
+    if lang == "en":
+        return {}
+    data = read_yaml(TEMPLATES_DIR / "i18n" / f"{lang}.yaml") or {}
+    return {str(code): str(name) for code, name in (data.get("countries_after_in") or {}).items()}
+
+
+def country_after_in(lang: str, code: str, name: str) -> str:
+    """The country ``code`` as it reads after "in" in ``lang``, each of a list of them so ("in Romania,
+    the Netherlands or France")."""
+    if lang == "en":
+        return f"the {name}" if code in ENGLISH_WITH_THE else name
+    return countries_after_in(lang).get(code) or country_name(lang, code, name)
