@@ -259,6 +259,25 @@ def test_robustness_charts_as_png(tmp_path: Path) -> None:
         assert f"![{title}](charts/nightly-reports-{name}.png)" in memo.read_text(encoding="utf-8")
 
 
+def test_no_chart_of_effects_where_no_input_moves_anything(tmp_path: Path) -> None:
+    """The public chat's cost moves with none of the ranges: the memo says so, and neither draws a bar chart
+    of zeros in Markdown nor writes one as PNG; the cost band stays."""
+    memo = tmp_path / "memo.md"
+    charts = tmp_path / "charts"
+    chat = str(EXAMPLES_DIR / "public-chat.yaml")
+    result = invoke(
+        "recommend", chat, "--as-of", AS_OF, "--scenarios", "20", "--charts", str(charts), "-o", str(memo)
+    )
+    assert result.exit_code == 0, result.output
+    text = memo.read_text(encoding="utf-8")
+    assert "No single input moves the recommendation's cost or its advantage within its range." in text
+    assert "What moves the decision" not in text
+    robustness_charts = sorted(path.name for path in charts.iterdir() if "robustness" in path.name)
+    assert robustness_charts == ["public-chat-robustness-cost-band.png"]
+    plain = invoke("recommend", chat, "--as-of", AS_OF, "--scenarios", "20")
+    assert "No single input moves" in plain.output and "xychart-beta horizontal" not in plain.output
+
+
 def test_the_workload_schema_shows_the_range_forms() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(invoke("schema", "workload").output)

@@ -48,17 +48,19 @@ def write_robustness_charts(
     scale = fmt.usd_per_unit
     rb = result.robustness
     written: dict[str, str] = {}
-    title = translate("What moves the decision (one at a time)")
-    figure, axes = plt.subplots(figsize=(9, 4), dpi=100)
-    ranked = list(reversed(rb.sensitivity))  # the largest at the top
-    axes.barh(
-        [translate(s.description) for s in ranked],
-        [s.effect / scale for s in ranked],
-        color=SERIES_COLOURS[0],
-        label=translate("Effect, per month"),
-    )
-    axes.set_xlabel(f"{fmt.currency} / {translate('month')}")
-    written[title] = save(figure, axes, title, targets["tornado"], relative_to)
+    # Bars of nothing but zeros say no more than the memo's sentence that no input moves anything.
+    if any(s.effect > 0 for s in rb.sensitivity):
+        title = translate("What moves the decision (one at a time)")
+        figure, axes = plt.subplots(figsize=(9, 4), dpi=100)
+        ranked = list(reversed(rb.sensitivity))  # the largest at the top
+        axes.barh(
+            [translate(s.description) for s in ranked],
+            [s.effect / scale for s in ranked],
+            color=SERIES_COLOURS[0],
+            label=translate("Effect, per month"),
+        )
+        axes.set_xlabel(f"{fmt.currency} / {translate('month')}")
+        written[title] = save(figure, axes, title, targets["tornado"], relative_to)
     bands = rb.cost_usd_per_month
     if bands.p10 is not None and bands.p50 is not None and bands.p90 is not None:
         title = translate("Monthly cost across the scenarios")
