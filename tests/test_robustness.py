@@ -347,7 +347,9 @@ def test_very_deep_nesting_is_rejected_without_a_traceback() -> None:
 def test_alias_expansion_bomb_is_rejected_fast() -> None:
     lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
-    code, stderr = recommend_process("\n".join(lines) + "\n", timeout=3)
+    # Expanded, the document holds 9^9 (387 million) strings: minutes and gigabytes. 30 s leaves room for
+    # the process's start on a loaded machine (3 s failed there) and still catches an expansion.
+    code, stderr = recommend_process("\n".join(lines) + "\n", timeout=30)
     assert code == 2, stderr[-300:]
 
 
