@@ -39,6 +39,8 @@ def option_attributes(
         "gpu": offer.gpu,
         # A rented instance is GPUs: the team runs the serving stack on it.
         "managed": False,
+        # No platform endpoint: the team runs its own server on the instance.
+        "streaming_worker": "none",
         "superseded": offer.superseded_by is not None,
         # Each region's countries: an allow-list keeps the option where one region lies wholly in it.
         "countries": tuple(countries[region] for region in regions),

@@ -12,13 +12,10 @@ time S:
   (λ over an instance's capacity at the target share, or within the latency targets where those set the
   plan's replicas) and are taken as up all hour.
 
-A latency-sensitive service cannot wait for a cold start: one instance, plus the spare replicas the rules
-ask for (or ``min_replicas``), is kept warm in every paid hour, as a dedicated GPU would run (the
-products bill a kept instance like a rented one; the minimum is set for the schedule's hours), at the
-product's kept-instance price where it has one, and further instances scale with the load.
-
-A batch runs its work at full throughput in its window: billed for the work plus, per instance and day,
-one cold start and one idle timeout.
+A latency-sensitive service keeps one instance warm, plus the rules' spares (or ``min_replicas``), in
+every paid hour (every hour where its minimum is not changed on the schedule), at the kept-instance
+price where there is one; further instances scale with the load. A batch is billed for its work plus,
+per instance and day, one cold start and one idle timeout.
 """
 
 from __future__ import annotations
@@ -118,7 +115,7 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
     regions, the GPUs and the documents its citations name, and nothing else of ``knowledge``."""
     found = []
     for product in knowledge.serverless.products:
-        provider = knowledge.provider(product.provider)
+        provider, streaming = knowledge.provider(product.provider), product.streaming_endpoint
         jurisdictions = {region.id: region.jurisdiction for region in provider.regions}
         source = cite(product.source, knowledge)
         sizes: dict[str, tuple[int, ...]] = {}
@@ -142,6 +139,7 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                     "provider": product.provider,
                     "gpu": entry.gpu,
                     "managed": product.managed,
+                    "streaming_worker": streaming.worker if streaming else "none",
                     "superseded": False,
                     "countries": (knowledge.region_countries(product.provider, (region.region,)),),
                 }
@@ -184,9 +182,9 @@ class ServerlessWorkload:
     stand-in's); 0 where the catalog has neither."""
     days_per_month: float
     warm_hours_per_month: float
-    """The hours a kept-warm instance is billed: the workload's paid hours (every hour for a service
-    around the clock)."""
+    """The hours a kept-warm instance is billed: the paid hours, or every hour (``kept_every_hour``)."""
     keep_warm: bool
+    kept_every_hour: bool = False
 
 
 def instance_cold_start(
@@ -257,7 +255,7 @@ def product_month(
     """``demand``: filled as products need it. ``always_on_ratio``: the entry's price for an instance that
     runs always over its price for one that scales (below 1 at RunPod, whose active workers cost less):
     the instances the load keeps busy through enough of the served hours run through all of them, at
-    that price, as the provider bills them (``always_on_instances``)."""
+    that price, as the provider bills them (``always_on_instances``; every hour, ``kept_every_hour``)."""
     load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
     parts = instance_cold_start(knowledge, product, plan, workload)
@@ -296,11 +294,13 @@ def product_month(
     # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour;
     # where running costs less than scaling, also the instances the load keeps busy long enough.
     for_latency = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
-    timeout = product.idle_timeout_seconds
+    timeout, every_hour = product.idle_timeout_seconds, workload.kept_every_hour
+    if every_hour:
+        always_on_ratio *= workload.warm_hours_per_month / (load.hours_per_day * days)
     kept = max(for_latency, always_on_instances(hours, spare, always_on_ratio, timeout, cold))
-    # Kept instances stop and start each day where the schedule's served hours leave part of it out; paid
-    # hours alone below the month's (a round-the-clock service paid for fewer) do not say when they would.
-    daily = load.hours_per_day < HOURS_PER_DAY
+    # Kept instances stop and start each day where the served hours leave part of it out, unless kept
+    # every hour; paid hours alone below the month's do not say when.
+    daily = load.hours_per_day < HOURS_PER_DAY and not every_hour
 
     def month_keeping(count: int) -> Month:
         steps = steps_by_kept.get(count)
@@ -382,6 +382,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         scale_ups_per_month=month.scale_ups,
         scale_downs_per_month=month.scale_downs,
         kept_restarts_per_month=month.kept_restarts,
+        kept_hours_per_month=month.kept / priced.kept if priced.kept else 0.0,
         paused_at_schedule_end=product.paused_at_once is not None,
         scale_down_seconds=product.scale_down_tail_seconds,
         scale_usd_per_gpu_hour=listing.usd_per_gpu_hour,

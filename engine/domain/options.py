@@ -81,6 +81,9 @@ class ServerlessBilling(ResultModel):
     """Starts of the kept-warm instances before each served day of a schedule with unserved hours (each
     also runs on after the day as the product scales to zero, unless it is paused): billed, no request
     waits for them."""
+    kept_hours_per_month: float = 0.0
+    """The hours a month each kept instance runs: the paid hours, or every calendar hour where the
+    endpoint's minimum is not changed on the schedule (PRC035); 0 where none is kept."""
     paused_at_schedule_end: bool = False
     """The product stops every instance at once, billed no longer, when the endpoint is paused (Hugging
     Face): a schedule's kept instances are priced paused at its end, with no idle timeout."""

@@ -283,6 +283,8 @@ class Constraints:
     keep_rentals_every_hour: bool = False
     """A rule asked hourly rentals to be billed for every calendar hour, none released as the day's load
     falls (PRC033, PRC034)."""
+    keep_serverless_minimum_every_hour: bool = False
+    """A rule asked a serverless endpoint's kept instances to run every calendar hour (PRC035)."""
     spread_batch_rentals: bool = False
     """A rule asked a batch's rentals to be placed so that a lost instance leaves the window's replicas."""
     excluded_housings: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -382,6 +384,7 @@ def apply_constraints(
         spread_replicas=concludes(rules, "spread_replicas"),
         keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
         keep_rentals_every_hour=concludes(rules, "keep_rentals_every_hour"),
+        keep_serverless_minimum_every_hour=concludes(rules, "keep_serverless_minimum_every_hour"),
         spread_batch_rentals=concludes(rules, "spread_batch_rentals"),
         api_exclusions=api_exclusions(api_listings(knowledge), rules),
         excluded_housings=excluded_housings(rules, knowledge),

@@ -233,7 +233,10 @@ def serverless_workload(
     paid_hours_per_month: float,
 ) -> ServerlessWorkload:
     """``paid_hours_per_month``: the hours the workload pays for (its schedule's), in which a kept-warm
-    instance is kept, as a dedicated card is rented for them."""
+    instance is kept, as a dedicated card is rented for them; every calendar hour where a rule keeps the
+    endpoint's minimum unchanged (PRC035)."""
+    calendar = knowledge.calendar_hours_per_month()
+    every_hour = constraints.keep_serverless_minimum_every_hour and paid_hours_per_month < calendar
     return ServerlessWorkload(
         load=capacity.load,
         traffic=capacity.traffic,
@@ -242,8 +245,9 @@ def serverless_workload(
         sixteen_bit_checkpoint_gb=capacity.figures.sixteen_bit_checkpoint_gb,
         engine_start_seconds=knowledge.throughput.engine_start_seconds(capacity.figures.serving_engine),
         days_per_month=capacity.days_per_month,
-        warm_hours_per_month=min(paid_hours_per_month, knowledge.calendar_hours_per_month()),
+        warm_hours_per_month=calendar if every_hour else min(paid_hours_per_month, calendar),
         keep_warm=constraints.keep_serverless_warm,
+        kept_every_hour=every_hour,
     )
 
 

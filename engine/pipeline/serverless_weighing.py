@@ -89,6 +89,7 @@ def serverless_details(
         serverless_kept_run_on=bool(
             best and month and month.kept_restarts and best.listing.product.paused_at_once is None
         ),
+        serverless_kept_every_hour=bool(priced and priced.kept and market.pricer.workload.kept_every_hour),
         alternative_name=alternative.name if alternative else "",
         alternative_kind=alternative.kind if alternative else "",
         alternative_staff_uncosted=(

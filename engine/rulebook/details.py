@@ -64,6 +64,9 @@ class ServerlessDetails(Details):
     serverless_kept_run_on: bool = False
     """The kept instances run on after each served day as the product scales them to zero (a schedule
     that leaves hours unserved, on a product not paused at once): their run-on is in the idle hours."""
+    serverless_kept_every_hour: bool = False
+    """The kept instances run every calendar hour, the endpoint's minimum not changed on the schedule
+    (PRC035)."""
     alternative_name: str | Words
     """The cheapest other self-hosted route, as the messages name it ("" without one)."""
     alternative_kind: str

@@ -35,6 +35,7 @@ def option_values(knowledge: Knowledge) -> dict[str, frozenset[object]]:
         "provider": frozenset(knowledge.provider_ids()),
         "gpu": frozenset(g.id for g in gpus),
         "managed": YES_OR_NO,
+        "streaming_worker": frozenset(("ready_made", "team_built", "none")),
         "superseded": YES_OR_NO,
         "withdrawn": YES_OR_NO,
         "reasoning": YES_OR_NO,

@@ -36,22 +36,24 @@ OptionField = Literal[
     "gpu",
     "housing",
     "managed",
+    "streaming_worker",
     "superseded",
     "withdrawn",
     "reasoning",
     "countries",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
-unknown), ``countries`` (the countries of its regions, ISO 3166 codes: ``not_in`` keeps an option one of
-whose regions lies wholly in the countries listed, ``equals`` keeps one with a region known to lie outside
-the country named; a region whose countries the catalog does not know counts as neither), the pricing
-kind and how long it binds (``commitment``: none, months, years), the GPU's
-interconnect and segment, the provider, its kind and SLA; ``managed`` (a rental's or serverless product's:
-the platform runs the serving stack, knowledge/serverless.yaml); ``superseded`` (a rental whose list
-price its provider's newer one replaces, ``superseded_by``); ``withdrawn`` (an API price of a model its
-provider no longer serves under that product, ``withdrawn_on``); ``reasoning`` (an API price of a model
-that thinks before it answers, ``model_reasoning``); ``housing`` (datacenter, office) is an own server's
-only: where the machine stands."""
+unknown), ``countries`` (the countries of its regions, ISO 3166 codes: ``not_in`` keeps an option one of whose
+regions lies wholly in the countries listed, ``equals`` keeps one with a region known to lie outside the
+country named; a region whose countries the catalog does not know counts as neither), the pricing kind and how
+long it binds (``commitment``: none, months, years), the GPU's interconnect and segment, the provider, its
+kind and SLA; ``managed`` (a rental's or serverless product's: the platform runs the serving stack,
+knowledge/serverless.yaml); ``streaming_worker`` (a serverless product's endpoint that streams to waiting
+users runs a ``ready_made`` worker or a ``team_built`` one; a rental's is ``none``); ``superseded`` (a rental
+whose list price its provider's newer one replaces, ``superseded_by``); ``withdrawn`` (an API price of a model
+its provider no longer serves under that product, ``withdrawn_on``); ``reasoning`` (an API price of a model
+that thinks before it answers, ``model_reasoning``); ``housing`` (datacenter, office) is an own server's only:
+where the machine stands."""
 
 
 OPTION_KINDS: dict[str, frozenset[str]] = {
@@ -68,6 +70,7 @@ OPTION_KINDS: dict[str, frozenset[str]] = {
             "provider",
             "gpu",
             "managed",
+            "streaming_worker",
             "superseded",
             "countries",
         )
@@ -219,6 +222,8 @@ class Conclusion(Strict):
     """Services: every hourly rental is billed for every calendar hour, its cards kept outside the paid
     hours, and in the quieter ones, instead of released and rented again when they start: no fleet of
     hourly cards that follows the day's load is priced (PRC033, PRC034)."""
+    keep_serverless_minimum_every_hour: bool = False
+    """Services: a serverless endpoint's kept instances run every calendar hour (no scheduled minimum)."""
     spread_replicas: bool = False
     """Services: two replicas or more run on at least two instances (``instances.place``)."""
     spread_batch_rentals: bool = False
@@ -316,11 +321,12 @@ class Rule(Strict):
             then.spread_replicas,
             then.spread_batch_rentals,
             then.keep_rentals_every_hour,
+            then.keep_serverless_minimum_every_hour,
         )
         if any(workload_only) and self.fact != "workload":
             raise ValueError(
-                "add_spare_replica, keep_serverless_warm, spread_replicas, spread_batch_rentals and "
-                "keep_rentals_every_hour are conclusions of workload rules only"
+                "add_spare_replica, keep_serverless_warm, spread_replicas, spread_batch_rentals, "
+                "keep_rentals_every_hour and keep_serverless_minimum_every_hour conclude workload rules only"
             )
         is_check = self.fact == "proposal"
         if is_check != (self.then.verdict is not None):

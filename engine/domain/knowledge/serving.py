@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
@@ -122,6 +122,11 @@ class StreamingEndpoint(Sourced, Translated):
     queued: str | None = None
     """A clause: the product's kind of endpoint whose requests wait in its queue before the engine sees
     them; None where the product has none."""
+    worker: Literal["ready_made", "team_built"]
+    """Who builds what runs on the named kind of endpoint: the platform's ready-made worker or engine,
+    configured in its console, or a worker (image or server code) the team builds (PRV031)."""
+    worker_source: Citation
+    """The provider's page that says which."""
 
 
 class IdleScaleDown(Sourced):

@@ -1,0 +1,143 @@
+"""A team without DevOps capacity (devops_capacity: false) was recommended plans that need automation of
+its own: an office-hours tool on OVHcloud's hourly L40S at $572 a month, "released outside the 176 paid
+hours ... by a script or a scheduler" (left running, $2,371), and RunPod Serverless with `Active workers` 2
+in the paid hours and 0 outside them, created "as a load balancing endpoint", whose worker the team builds.
+PRC036 prices hourly rentals kept every hour, PRC035 a serverless endpoint's kept instances running every
+hour, and PRV031 excludes a product whose direct endpoint needs a worker of the team's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import flat, run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+# The reviewer's office tool: a 14B model of its own, 3,000 requests a day in office hours.
+OFFICE_TOOL: dict[str, Any] = {
+    "name": "office-tool",
+    "model": {
+        "params_b": 14,
+        "precision": "bf16",
+        "custom_weights": True,
+        "attention_shape": {
+            "num_hidden_layers": 48,
+            "num_attention_heads": 40,
+            "num_key_value_heads": 8,
+            "head_dim": 128,
+        },
+    },
+    "requests_per_day": 3000,
+    "avg_input_tokens": 1500,
+    "avg_output_tokens": 600,
+    "load_pattern": "steady",
+    "schedule": "office_hours",
+    "latency_sensitive": True,
+    "personal_data": False,
+    "company_country": "DE",
+    "devops_capacity": False,
+}
+
+# A 7B tool of its own with one instance, few requests: a serverless endpoint kept warm wins.
+SMALL_TOOL: dict[str, Any] = {
+    **OFFICE_TOOL,
+    "name": "small-tool",
+    "model": {
+        "params_b": 7,
+        "precision": "bf16",
+        "custom_weights": True,
+        "attention_shape": {
+            "num_hidden_layers": 32,
+            "num_attention_heads": 32,
+            "num_key_value_heads": 8,
+            "head_dim": 128,
+        },
+    },
+    "requests_per_day": 300,
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": 300,
+    "load_pattern": "variable",
+    "min_replicas": 1,
+}
+
+
+def test_the_office_tool_is_priced_with_its_cards_kept_and_says_why() -> None:
+    result = run(OFFICE_TOOL)
+    assert {"PRC036", "PRC035", "PRV031"} <= set(result.fired_rules)
+    assert "PRC023" not in result.fired_rules
+    decision, best = result.decision, result.best_option
+    assert best is not None and decision.deployment == "dedicated_cloud"
+    # The month's reservation ($1.60 a card-hour) beats the hourly L40S kept every hour ($1.62).
+    assert (best.provider, best.offer, best.pricing, best.gpus_rented) == (
+        "ovhcloud",
+        "l40s-monthly",
+        "reserved",
+        2,
+    )
+    assert round(decision.usd_per_month) == 2339
+    hourly = next(o for o in result.options if (o.provider, o.offer) == ("ovhcloud", "l40s"))
+    assert (hourly.billed_hours_per_month, round(hourly.usd_per_month)) == (730, 2371)
+    summary = flat(render_memo(result).split("## Why")[0])
+    assert (
+        "Rentals paid by the hour are priced with their cards kept all 730 hours of the month, not released "
+        "outside the 176 paid hours: releasing them every evening and renting them again every morning takes "
+        "a script or a scheduler, which the team, without DevOps capacity, would have to build and run "
+        "(PRC036)."
+    ) in summary
+    assert "by a script or a scheduler and rented again" not in summary
+
+
+def test_the_serverless_options_keep_their_minimum_and_need_no_worker_of_the_teams_own() -> None:
+    result = run(OFFICE_TOOL)
+    runpod = [o for o in result.options if o.provider == "runpod" and o.pricing == "serverless"]
+    assert runpod and all("PRV031" in o.excluded_by for o in runpod)
+    so = result.serverless_option
+    assert so is not None and so.provider == "huggingface"
+    billing = so.serverless
+    assert billing is not None and (billing.instances_kept, billing.kept_hours_per_month) == (2, 730)
+    assert billing.kept_restarts_per_month == 0
+    assert round(so.usd_per_month) == round(2 * 1.80 * 730)
+    memo = flat(render_memo(result))
+    assert (
+        "The kept instances run, and are billed, in all 730 hours of the month, not only the 176 paid hours: "
+        "the endpoint's minimum of running instances stays as it is set, because changing it on a schedule "
+        "takes a script or a scheduler the team, without DevOps capacity, would have to build and run "
+        "(PRC035)."
+    ) in memo
+    assert (
+        "The bill assumes these settings of the endpoint, as Hugging Face Inference Endpoints names them: "
+        "`Number of Replicas: Min` 2; `Number of Replicas: Max` at least 2, the instances at the peak."
+    ) in memo
+    assert "0 outside them" not in memo and "Create it as a load balancing endpoint" not in memo
+
+
+def test_a_serverless_decision_says_its_instance_runs_every_hour() -> None:
+    result = run(SMALL_TOOL)
+    so = result.serverless_option
+    assert result.decision.deployment == "serverless" and so is not None and so.chosen
+    assert (so.provider, round(so.usd_per_month)) == ("huggingface", 584)
+    summary = flat(render_memo(result).split("## Why")[0])
+    assert (
+        "The endpoint's kept instance is priced running all 730 hours of the month, not only the 176 paid "
+        "hours: stopping it when they end and starting it when they begin means changing the endpoint's "
+        "settings every day by a script or a scheduler, which the team, without DevOps capacity, would have "
+        "to build and run (PRC035)."
+    ) in summary
+    (message,) = [f.message for f in result.findings if f.rule_id == "DEP018"]
+    assert "with 1 kept warm in every hour of the month" in message
+
+
+def test_users_who_can_wait_keep_runpods_ready_made_queue_based_worker() -> None:
+    result = run({**OFFICE_TOOL, "latency_sensitive": False})
+    assert "PRV031" not in result.fired_rules and "PRC035" in result.fired_rules
+    runpod = [o for o in result.options if o.provider == "runpod" and o.pricing == "serverless"]
+    assert runpod and not any("PRV031" in o.excluded_by for o in runpod)
+
+
+@pytest.mark.parametrize("rule", ["PRC036", "PRC035", "PRV031"])
+def test_a_team_with_devops_capacity_is_priced_as_before(rule: str) -> None:
+    result = run({**OFFICE_TOOL, "devops_capacity": True})
+    assert rule not in result.fired_rules
+    assert "PRC023" in result.fired_rules
+    assert result.best_option is not None and round(result.best_option.usd_per_month) == 572
