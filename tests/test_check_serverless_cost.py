@@ -1,7 +1,7 @@
 """A serverless proposal is priced as ``recommend`` prices its product for the workload: ``check`` said
 nothing of its cost, so a managed endpoint ruled out by a rule of thumb showed no price beside the
 recommendation's (a team without DevOps, Hugging Face's EU endpoint at $5,211 against bare VMs at
-$6,082)."""
+$6,082, both then priced for the workdays' hours alone)."""
 
 from __future__ import annotations
 
@@ -48,14 +48,18 @@ def test_a_serverless_proposal_costs_what_recommend_prices_its_product_at() -> N
     result = checked(ENDPOINT)
     # check states a cost to the cent.
     assert result.usd_per_month == round(eu.usd_per_month, 2)
-    # 1,040.05 instance-hours at $5.00 for the served hours, plus each of the two kept instances' 22
-    # daily restarts: paused at the day's end, half a 60 s billing step and a 170.02 s cold start (the
-    # endpoint's 120 s start, the 70.55 GB of FP8 weights read at 2.5 GB/s and vLLM's 21.8 s start).
+    # The team has no DevOps capacity to change the endpoint's minimum on the schedule (PRC035): the two
+    # kept instances run all 730 hours of the month, no daily restarts, and 512.05 instance-hours more run
+    # beyond them in the busier served hours, at $5.00. (Paused at each day's end, it cost $5,212: 528
+    # kept hours and 22 restarts of each kept instance.) Its cold start: the endpoint's 120 s start, the
+    # 70.55 GB of FP8 weights read at 2.5 GB/s and vLLM's 21.8 s start.
     cold = 120 + 70.55 / 2.5 + 21.8
     assert eu.serverless is not None and eu.serverless.cold_start_seconds == pytest.approx(cold) == 170.02
-    assert eu.usd_per_month == pytest.approx((1040.05 + 2 * 22 * (30 + cold) / 3600) * 5.00)
-    assert round(eu.usd_per_month) == 5_212
-    assert result.recommendation is not None and round(result.recommendation.usd_per_month) == 6_082
+    assert eu.serverless.kept_restarts_per_month == 0
+    assert eu.usd_per_month == pytest.approx((2 * 730 + 512.05) * 5.00)
+    assert round(eu.usd_per_month) == 9_860
+    # The bare VMs, kept every hour too (PRC034): $6,082 for the workdays' hours before.
+    assert result.recommendation is not None and round(result.recommendation.usd_per_month) == 16_817
 
 
 def test_a_serverless_product_the_catalog_does_not_sell_has_no_price() -> None:

@@ -39,9 +39,14 @@ def test_without_devops_the_european_clouds_stay_and_the_memo_says_so() -> None:
 def test_without_devops_a_managed_endpoint_stays_and_a_code_platform_goes() -> None:
     # Hugging Face Inference Endpoints and RunPod Serverless's vLLM worker deploy, scale and serve a model
     # the team names (managed: true in knowledge/serverless.yaml, each with its source); on Modal the team
-    # writes and deploys its own serving code. RunPod's rented pods stay excluded: GPUs only.
+    # writes and deploys its own serving code. RunPod's rented pods stay excluded: GPUs only. Users wait
+    # for this service's answers: RunPod's endpoint that serves them without its queue, and a Modal
+    # Server, run a worker the team builds (PRV031); its ready-made worker stays for users who can wait.
     result = run(STARTUP)
     serverless = {o.provider: o.excluded_by for o in result.options if o.pricing == "serverless"}
+    assert serverless == {"huggingface": (), "runpod": ("PRV031",), "modal": ("PRV001", "PRV031")}
+    waiting = run({**STARTUP, "latency_sensitive": False})
+    serverless = {o.provider: o.excluded_by for o in waiting.options if o.pricing == "serverless"}
     assert serverless == {"huggingface": (), "runpod": (), "modal": ("PRV001",)}
     pods = {o.excluded_by for o in result.options if (o.provider, o.offer) == ("runpod", "community")}
     assert pods == {("PRV001",)}

@@ -150,6 +150,17 @@ def test_the_json_holds_the_endpoint_type_beside_the_settings_in_english() -> No
         "worker's HTTP server",
         "queued": "a queue-based endpoint, the kind RunPod's ready-made vLLM worker runs (`/run`, "
         "`/runsync`, and its streaming `/openai/v1` route), puts each request in RunPod's queue first",
+        # The load balancing endpoint's worker is the team's own (PRV031 reads it).
+        "worker": "team_built",
+        "worker_source": {
+            "document": None,
+            "section": None,
+            "url": "https://github.com/runpod/docs/blob/14f2f7479c6aa5433be25ab79ce1f81552336795/serverless/"
+            "load-balancing/vllm-worker.mdx",
+            "title": "Runpod docs, Build a load balancing vLLM endpoint (BETA): 'how to build a vLLM "
+            "application using FastAPI and deploy it as a load balancing Serverless endpoint', with 'Docker "
+            "installed on your local machine' and the team's own Dockerfile and handler (read 2026-12-07)",
+        },
     }
 
 
