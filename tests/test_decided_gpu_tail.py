@@ -49,7 +49,10 @@ def test_the_decided_gpu_s_tail_is_given_and_the_mean_said_once() -> None:
 
 
 def test_a_tail_within_the_target_is_given_without_the_caveat() -> None:
-    """With a 9,000 ms target the H200's 8,995 ms tail is within it: the tail stands alone."""
-    memo = api.render_memo(run({**LEGAL_RAG, "max_time_to_first_token_ms": 9000}))
-    assert "99 % of its requests have their first token within about" in memo
+    """With a 21,000 ms target the serverless A100's 20,758 ms tail is within it: the tail stands alone.
+    (Its kept instance priced every hour, PRC035, the A100 costs less there than the H200.)"""
+    result = run({**LEGAL_RAG, "max_time_to_first_token_ms": 21000})
+    assert (result.decision.deployment, result.decision.gpu) == ("serverless", "a100-80gb")
+    memo = api.render_memo(result)
+    assert "99 % of its requests have their first token within about 20,758 ms.\n" in memo
     assert "The targets hold for the mean" not in memo

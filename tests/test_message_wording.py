@@ -299,6 +299,7 @@ DEP018_HOURS = {
     "serverless_idle_hours": 197.0,
     "serverless_cold_start_hours": 7.23,
     "serverless_kept_warm_instances": 2,
+    "serverless_kept_every_hour": False,
     "alternative_name": "2 × HGX H100 8-GPU",
     "alternative_staff_uncosted": "",
     "serverless_usd_per_month": 16_353.74,

@@ -48,7 +48,8 @@ SWISS_OWN_BOT = merged(
     SWISS_BOT,
     {"model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True}, "devops_capacity": False},
 )
-# The same at 2,000 requests a day, as they come: RunPod's serverless workers in its EU data centres.
+# The same at 2,000 requests a day, as they come: Hugging Face's endpoint in Ireland (RunPod's direct
+# endpoint runs a worker the team would build, PRV031).
 SWISS_LIGHT_BOT = merged(SWISS_OWN_BOT, {"requests_per_day": 2000, "load_pattern": "variable"})
 
 POLICY = """\
@@ -134,26 +135,26 @@ def test_a_swiss_company_s_serverless_workers_in_the_eu_say_the_data_leave_switz
     assert chosen is not None
     assert (result.decision.deployment, chosen.provider, chosen.regions, chosen.countries, chosen.chosen) == (
         "serverless",
-        "runpod",
-        ("eu-datacenters",),
-        ("RO", "SE", "NL", "CZ", "FR"),
+        "huggingface",
+        ("aws-eu-west-1",),
+        ("IE",),
         True,
     )
     assert finding(result, "RES018") == (
-        "The chosen serverless product, RunPod Serverless (eu-datacenters, 1 × l4), processes the personal "
-        "data in Romania, Sweden, the Netherlands, Czechia or France" + SECTOR_RULES
+        "The chosen serverless product, Hugging Face Inference Endpoints (aws-eu-west-1, 1 × l4), processes "
+        "the personal data in Ireland" + SECTOR_RULES
     )
-    # Five countries: "for states", not "for a state".
-    assert (
-        f"The chosen serverless product runs in eu-datacenters (RO, SE, NL, CZ, FR): "
-        f"{LEAVE.replace('for a state', 'for states')} (RES018)."
-    ) in summary(render_memo(result))
+    assert f"The chosen serverless product runs in aws-eu-west-1 (IE): {LEAVE} (RES018)." in summary(
+        render_memo(result)
+    )
 
 
 def test_the_german_memo_lists_the_countries_as_they_read_after_in() -> None:
     """German gives the Netherlands an article: "in Rumänien, ..., den Niederlanden", not "Niederlande";
-    and several states are "Staaten, deren", not "einen Staat, dessen"."""
-    memo = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=json.dumps(SWISS_LIGHT_BOT))
+    and several states are "Staaten, deren", not "einen Staat, dessen". A team that can build RunPod's
+    worker is served from its EU pool, in five countries."""
+    bot = merged(SWISS_LIGHT_BOT, {"devops_capacity": True})
+    memo = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=json.dumps(bot))
     assert memo.exit_code == 0, memo.output
     assert (
         "Das gewählte Serverless-Produkt, RunPod Serverless (eu-datacenters, 1 × l4), verarbeitet die "
@@ -258,10 +259,13 @@ def test_a_rental_in_two_countries_names_both(tmp_path: Path) -> None:
 
 
 def test_nothing_is_said_where_the_decided_rental_runs_in_switzerland(tmp_path: Path) -> None:
-    """Without a policy the bot's own model is rented from OVHcloud in France; a policy that keeps only
+    """Without a policy the bot's own model is rented from OVHcloud in France, by the month (its hourly
+    cards kept every hour, PRC036, would cost more); a policy that keeps only
     Swiss rentals and serverless products decides Google Cloud's Zurich L4, and RES018 stays silent,
     though the API compared (barred for the bank's own weights, DEP005) is hosted in Germany."""
-    assert finding(run(SWISS_OWN_BOT), "RES018").startswith("The chosen rental, ovhcloud l4 (2 × l4), ")
+    assert finding(run(SWISS_OWN_BOT), "RES018").startswith(
+        "The chosen rental, ovhcloud l4-monthly (2 × l4), "
+    )
     swiss = policy(tmp_path, "swiss-rentals-only", SWISS_RENTALS_ONLY)
     result = api.recommend(SWISS_OWN_BOT, EVALUATED_ON, policy_dir=swiss)
     best = result.best_option
