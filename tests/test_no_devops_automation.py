@@ -14,7 +14,7 @@ from helpers import flat, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
-# The reviewer's office tool: a 14B model of its own, 3,000 requests a day in office hours.
+# An office tool: a 14B model of its own, 3,000 requests a day in office hours.
 OFFICE_TOOL: dict[str, Any] = {
     "name": "office-tool",
     "model": {
@@ -141,3 +141,60 @@ def test_a_team_with_devops_capacity_is_priced_as_before(rule: str) -> None:
     assert rule not in result.fired_rules
     assert "PRC023" in result.fired_rules
     assert result.best_option is not None and round(result.best_option.usd_per_month) == 572
+
+
+# A law firm's 32B RAG of its own weights in office hours: hourly cards kept every hour (PRC036) cost more
+# than AWS's three-year P5 reservation, which PRC037 sets against the rental bound by no term.
+RAG_AT: dict[str, Any] = {
+    "name": "rag-at",
+    "model": {"name": "qwen2.5-32b", "precision": "bf16", "custom_weights": True},
+    "requests_per_day": 1500,
+    "avg_input_tokens": 22000,
+    "avg_output_tokens": 2000,
+    "schedule": "office_hours",
+    "company_country": "AT",
+    "devops_capacity": False,
+}
+PRC037_SAID = (
+    "The cheapest rental, aws p5-reserved-3y-2026-09, is a reservation that binds for 36 months: $34,715 "
+    "a month, about $1,249,734 committed in all, for a service paid for 176 of the 730 hours of a month "
+    "(24 %). "
+    "A reservation pays off against paying by the hour only where the paid hours are more than 49 % of the "
+    "month's (PRC014); this one costs less than the hourly offers only because, without DevOps capacity, "
+    "their cards are priced kept every hour as well (PRC036). The cheapest rental bound by no term, scaleway "
+    "h100-sxm-8-80g (16 × h100-sxm), costs $42,900 a month kept every hour and can be ended at any time; "
+    "with its cards released outside the paid hours, by a script or a scheduler, it would cost about "
+    "$10,343, a reservation's bill being 3.4 times that. The commitment pays for hours the service does not "
+    "use for all of its term: weigh it against the cost of having that release automated (devops_capacity: "
+    "true prices the hourly offers so) before signing. (PRC037)\n"
+)
+
+
+def test_a_reservation_of_years_is_set_against_the_rental_bound_by_no_term() -> None:
+    result = run(RAG_AT)
+    best = result.best_option
+    assert best is not None
+    assert (best.provider, best.offer, best.gpus, round(best.usd_per_month)) == (
+        "aws",
+        "p5-reserved-3y-2026-09",
+        16,
+        34715,
+    )
+    assert "PRC037" in result.fired_rules
+    memo = render_memo(result)
+    assert PRC037_SAID in memo
+    # Said in its place, not beside it a second time.
+    assert "The reservation binds for 36 months" not in memo
+
+
+def test_with_devops_capacity_an_hourly_rental_is_released_outside_the_paid_hours() -> None:
+    result = run({**RAG_AT, "devops_capacity": True})
+    best = result.best_option
+    assert best is not None
+    assert (best.provider, best.offer, best.pricing, round(best.usd_per_month)) == (
+        "runpod",
+        "community",
+        "on_demand",
+        4210,
+    )
+    assert "PRC037" not in result.fired_rules

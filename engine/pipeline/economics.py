@@ -12,6 +12,7 @@ from gpu_advisor.engine.calc.listing_frames import stages_over_cluster_network
 from gpu_advisor.engine.calc.own_hardware import idle_cards_keep_the_peak
 from gpu_advisor.engine.common.wording import listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import commitment_term
 from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -90,6 +91,7 @@ def economics_fact(
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         best_option_has_spare=bool(best and runs_beyond_need(best, market)),
         best_option_capacity_not_reserved=capacity_not_reserved(market) is not None,
+        best_option_commitment=commitment_term(best.pricing, best.commitment_months) if best else "none",
         sla_unknown_admitted=bool(unknown_sla),
         foreign_reach_admitted=bool(reach.providers),
         spot_option_admitted=any(

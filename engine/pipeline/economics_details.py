@@ -1,6 +1,5 @@
-"""The details the economics rules' messages show beside the fact they match (``EconomicsDetails``):
-names, prices and counts a message quotes, with the placeholders of a figure that has no subject (the
-fact's guards keep every rule from reading them), and the fleet the autoscaled one is compared with."""
+"""The details the economics rules' messages show beside their fact (``EconomicsDetails``): names, prices
+and counts, placeholders where a figure has no subject, and the fleet the autoscaled one is set against."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import CapacityNotReserved, Offer
 from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
+from gpu_advisor.engine.pipeline.alternatives import Alternatives
 from gpu_advisor.engine.pipeline.hours_with_requests import rent_at_hours_with_requests
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import option_name
@@ -28,8 +28,7 @@ def cards_per_replica(option: Option) -> int:
 
 
 def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice, ...]:
-    """The best option's provider's other catalog prices for the same GPU: those it lists, not the older
-    figures its own newer list replaces (KNB010 names those)."""
+    """The best option's provider's other catalog prices for the GPU, not those its newer list replaces."""
     if best is None:
         return ()
     return tuple(
@@ -59,8 +58,7 @@ def capacity_not_reserved(market: Market) -> CapacityNotReserved | None:
 
 
 def _capacity_details(market: Market) -> dict[str, str | int]:
-    """How the provider reserves the instances a commitment leaves unreserved, and where it says so: of
-    the cheapest rental (PRC026) and of the mixed fleet's base (PRC028)."""
+    """How the provider reserves what a commitment leaves unreserved, and its sources (PRC026, PRC028)."""
     best, mixed = market.alternatives.best_listing, market.mixed_fleet
     return {
         **(_reserve_beside(best.listing.offer, "best_option") if best is not None else {}),
@@ -129,7 +127,7 @@ def economics_details(
         **autoscaled_details(market, fixed),
         **_cluster_network_details(market),
         **_capacity_details(market),
-        **_best_option_details(knowledge, best),
+        **_best_option_details(knowledge, alternatives),
         best_option_spread_cards=_spread_cards(market),
         best_option_window_replicas=window_replicas(best, market) if best else 0,
         best_option_replicas_on_fullest_instance=best.replicas_on_fullest_instance if best else 0,
@@ -209,8 +207,9 @@ _NO_BEST_OPTION: dict[str, Any] = {
 }
 
 
-def _best_option_details(knowledge: Knowledge, best: Option | None) -> dict[str, Any]:
-    """The cheapest eligible rental as the messages name and count it."""
+def _best_option_details(knowledge: Knowledge, alternatives: Alternatives) -> dict[str, Any]:
+    """The cheapest eligible rental as the messages name and count it, and the cheapest bound by no term."""
+    best, unbound = alternatives.best, alternatives.unbound
     if best is None:
         return _NO_BEST_OPTION
     return {
@@ -232,6 +231,9 @@ def _best_option_details(knowledge: Knowledge, best: Option | None) -> dict[str,
         "best_option_other_prices": other_prices(knowledge, best),
         "best_option_sla_unknown": knowledge.provider(best.provider).sla_for(best.pricing) is None,
         "best_option_name": option_name(best),
+        "best_option_term_months": best.commitment_months or 0,
+        "unbound_option_name": option_name(unbound) if unbound else "",
+        "unbound_option_usd_per_month": unbound.usd_per_month if unbound else 0.0,
     }
 
 
@@ -242,8 +244,7 @@ def window_replicas(option: Option, market: Market) -> int:
 
 
 def _spread_cards(market: Market) -> int:
-    """The cards the best rental pays for only because its replicas go on at least two instances
-    (SIZ015's ``spread_replicas``): its placement against the same replicas placed together."""
+    """The cards the best rental pays for only as its replicas go on two instances or more (SIZ015)."""
     priced = market.alternatives.best_listing
     if priced is None or not priced.plan.spread:
         return 0
@@ -289,8 +290,7 @@ def _reference_details(market: Market) -> dict[str, Any]:
 
 
 def _quantized_details(market: Market, knowledge: Knowledge) -> dict[str, Any]:
-    """The cheapest option of the quantized variant the alternatives priced (OPT rules), and whether its
-    provider's SLA is not established (PRV011's ``sla_unknown``)."""
+    """The quantized variant's cheapest option (OPT rules), and whether its provider's SLA is unknown."""
     alternatives = market.alternatives
     quantized, best = alternatives.quantized, alternatives.best
     details: dict[str, Any] = {

@@ -304,6 +304,11 @@ class EconomicsDetails(Details):
     best_option_capacity_sources: str = ""
     best_option_commitment_months: int = 0
     """The term of that commitment, in months."""
+    best_option_term_months: int = 0
+    """How long the cheapest rental binds, in months (0: by the hour, no term)."""
+    unbound_option_name: str | Words = ""
+    """The cheapest admitted rental bound by no term (``Alternatives.unbound``; "" without one)."""
+    unbound_option_usd_per_month: float = 0.0
     mixed_fleet_base_reserve_with: str = ""
     """The same three of the mixed fleet's base (PRC028)."""
     mixed_fleet_base_capacity_sources: str = ""

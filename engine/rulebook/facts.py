@@ -237,8 +237,9 @@ class EconomicsFact(Fact):
     """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above it); a
     batch's, more than its window needs once its fullest instance is lost (``runs_beyond_need``)."""
     best_option_capacity_not_reserved: Annotated[bool, Guard(OPTION)] = False
-    """It is a committed price that reserves no instances (``Offer.capacity_not_reserved``, a savings
-    plan): a replacement instance starts only where the provider has one free."""
+    """A committed price that reserves no instances (a savings plan, ``Offer.capacity_not_reserved``)."""
+    best_option_commitment: Annotated[Literal["none", "months", "years"], Guard(OPTION)] = "none"
+    """How long it binds (``commitment_term``): a term of years is weighed for a team without DevOps."""
     sla_unknown_admitted: bool
     """Some priced rental no rule excluded is of a provider whose SLA is not established (null)."""
     foreign_reach_admitted: bool = False
@@ -257,7 +258,6 @@ class EconomicsFact(Fact):
     """That figure's saving on the cheapest rental for the same work, as a share of the rental's bill
     (0.35: 35 % less; negative where it costs more; 0 without a rental)."""
     own_rental_compared: bool = False
-    """Owning and the cheapest admitted rental for the same work both have a monthly figure."""
     own_rental_gap_share: Annotated[float, Guard("own_rental_compared")] = 0.0
     """|owning - that rental| over the cheaper of the two (TCO029)."""
     own_in_an_office: Annotated[bool, Guard(OWNED)] = False
