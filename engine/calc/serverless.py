@@ -298,8 +298,7 @@ def product_month(
     if every_hour:
         always_on_ratio *= workload.warm_hours_per_month / (load.hours_per_day * days)
     kept = max(for_latency, always_on_instances(hours, spare, always_on_ratio, timeout, cold))
-    # Kept instances stop and start each day where the served hours leave part of it out, unless kept
-    # every hour; paid hours alone below the month's do not say when.
+    # Kept instances stop and start daily where served hours leave part of the day out (unless kept).
     daily = load.hours_per_day < HOURS_PER_DAY and not every_hour
 
     def month_keeping(count: int) -> Month:

@@ -109,11 +109,9 @@ def kept_month(
     demand: Demand,
     always_on_ratio: float,
 ) -> ProductMonth:
-    """``product_month``, worked out once per product, plan, knowledge base and workload: the product,
-    the plan (a capacity's plans are kept, ``capacity.plan_capacity``) and the knowledge base by identity,
-    none of them ever changed once made and each kept with its month so that its id stays its own; the
-    workload (a frozen dataclass of frozen models and numbers, made anew for each evaluation) and the
-    numbers by value. ``demand`` only saves work within one pricer: the month does not depend on it."""
+    """``product_month``, once per product, plan, knowledge base (by identity: never changed once made,
+    each kept with its month so its id stays its own) and workload (frozen, by value). ``demand`` only
+    saves work within one pricer: the month does not depend on it."""
     key = (id(product), id(plan), size, workload, id(knowledge), always_on_ratio)
     kept = _MONTHS.get(key)
     if kept is not None:
@@ -200,13 +198,8 @@ def priced_order(priced: PricedServerless) -> tuple[object, ...]:
     """Cheapest first; at the same price, a product's whole pool before its region pinned to a few data
     centres that may not have the GPU in stock (``stock_varies``), where no rule asks for the pin."""
     listing = priced.listing
-    return (
-        priced.bill.usd_per_month,
-        listing.stock_varies,
-        listing.product.id,
-        listing.gpu.gpu,
-        listing.region,
-    )
+    order = (listing.stock_varies, listing.product.id, listing.gpu.gpu, listing.region)
+    return (priced.bill.usd_per_month, *order)
 
 
 def lower_bound(
@@ -232,9 +225,8 @@ def serverless_workload(
     knowledge: Knowledge,
     paid_hours_per_month: float,
 ) -> ServerlessWorkload:
-    """``paid_hours_per_month``: the hours the workload pays for (its schedule's), in which a kept-warm
-    instance is kept, as a dedicated card is rented for them; every calendar hour where a rule keeps the
-    endpoint's minimum unchanged (PRC035)."""
+    """``paid_hours_per_month``: the schedule's hours, in which a kept-warm instance is kept as a rented
+    card would be; every calendar hour where a rule keeps the endpoint's minimum unchanged (PRC035)."""
     calendar = knowledge.calendar_hours_per_month()
     every_hour = constraints.keep_serverless_minimum_every_hour and paid_hours_per_month < calendar
     return ServerlessWorkload(

@@ -42,18 +42,15 @@ OptionField = Literal[
     "reasoning",
     "countries",
 ]
-"""What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
-unknown), ``countries`` (the countries of its regions, ISO 3166 codes: ``not_in`` keeps an option one of whose
-regions lies wholly in the countries listed, ``equals`` keeps one with a region known to lie outside the
-country named; a region whose countries the catalog does not know counts as neither), the pricing kind and how
-long it binds (``commitment``: none, months, years), the GPU's interconnect and segment, the provider, its
-kind and SLA; ``managed`` (a rental's or serverless product's: the platform runs the serving stack,
-knowledge/serverless.yaml); ``streaming_worker`` (a serverless product's endpoint that streams to waiting
-users runs a ``ready_made`` worker or a ``team_built`` one; a rental's is ``none``); ``superseded`` (a rental
-whose list price its provider's newer one replaces, ``superseded_by``); ``withdrawn`` (an API price of a model
-its provider no longer serves under that product, ``withdrawn_on``); ``reasoning`` (an API price of a model
-that thinks before it answers, ``model_reasoning``); ``housing`` (datacenter, office) is an own server's only:
-where the machine stands."""
+"""What an option filter can name: ``eu`` (regions in the EU), ``jurisdiction`` (EU, US, UK, CH or unknown),
+``countries`` (its regions' ISO 3166 codes: ``not_in`` keeps an option one of whose regions lies wholly in
+those listed, ``equals`` one with a region known to lie outside the country named; a region of unknown
+countries is neither), the pricing kind and how long it binds (``commitment``: none, months, years), the
+GPU's interconnect and segment, the provider, its kind and SLA; ``managed`` (the platform runs the serving
+stack, knowledge/serverless.yaml); ``streaming_worker`` (a serverless endpoint streaming to waiting users
+runs a ``ready_made`` or a ``team_built`` worker; a rental's is ``none``); ``superseded`` (a list price the
+provider's newer one replaces); ``withdrawn`` (an API price of a model no longer served under that product);
+``reasoning`` (a model that thinks before it answers); ``housing`` (datacenter, office): an own server's."""
 
 
 OPTION_KINDS: dict[str, frozenset[str]] = {
