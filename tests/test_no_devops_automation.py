@@ -198,3 +198,46 @@ def test_with_devops_capacity_an_hourly_rental_is_released_outside_the_paid_hour
         4210,
     )
     assert "PRC037" not in result.fired_rules
+
+
+# The citizens' chat of test_business_critical_mixed_fleet.py, not business-critical: with DevOps capacity
+# a mix of 2 reserved and up to 8 hourly L40S at OVHcloud ($6,957 a month) is decided.
+CHAT: dict[str, Any] = {
+    "name": "buergerservice-chat",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
+    "requests_per_day": 1_000_000,
+    "avg_input_tokens": 900,
+    "avg_output_tokens": 250,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "personal_data_region": "eu",
+    "company_country": "DE",
+    "input_vat_recoverable": False,
+    "on_premises_required": False,
+    "model_stable": True,
+}
+
+
+def test_around_the_clock_a_team_without_devops_capacity_gets_no_fleet_that_follows_the_load() -> None:
+    """Starting hourly cards ahead of the day's curve and stopping them after it is an autoscaler or a
+    schedule the team would build (PRC038): no mix is priced, and Hugging Face's endpoint, whose platform
+    scales it, is decided at $7,837.28 (below the single-kind fleet's $12,147.52)."""
+    mixed = run({**CHAT, "devops_capacity": True})
+    assert mixed.decision.deployment == "hybrid" and "PRC038" not in mixed.fired_rules
+    assert mixed.decision.usd_per_month == pytest.approx(6_956.87, abs=0.005)
+    result = run({**CHAT, "devops_capacity": False})
+    assert "PRC038" in result.fired_rules and "PRC036" not in result.fired_rules
+    assert result.mixed_fleet is None and result.autoscaled_fleet is None
+    assert (result.decision.deployment, result.decision.usd_per_month) == (
+        "serverless",
+        pytest.approx(7_837.28, abs=0.005),
+    )
+    summary = flat(render_memo(result).split("## Why")[0])
+    assert (
+        "No fleet that rents cards by the hour for its busier hours and releases them as the load falls is "
+        "priced, a reserved base with hourly instances for the busier hours among them: starting and "
+        "stopping them with the day's load takes an autoscaler or a schedule that the team, without DevOps "
+        "capacity, would have to build and run (PRC038)."
+    ) in summary
