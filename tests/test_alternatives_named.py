@@ -71,67 +71,70 @@ QWEN_72B = {
 CLASS_SENTENCE = "A hosted 70B model costs less"
 
 
-def test_a_class_price_for_a_larger_model_names_the_cheaper_smaller_model_of_its_class() -> None:
-    """No API serves the 72B Qwen: the documents' 70B price stands in for models up to 72B and is
-    compared; DeepInfra's Llama 3.3 70B costs less but is a smaller model, so the memo names it beside
-    the class price, in the text and in the table, and the comparison keeps the class price."""
+def test_a_72b_model_is_compared_with_the_cheapest_price_of_the_70b_class() -> None:
+    """No API serves the 72B Qwen: every price of the 70B class stands in for models up to 72B (the
+    documents' class price and each dated listing alike), so the cheapest open to the workload is
+    compared, DeepInfra's Llama 3.3 70B, and the documents' class price is one row of the table. No
+    cheaper model of the class is left to name."""
     result = run(QWEN_72B)
     (compared,) = [a for a in result.api_costs if a.compared]
-    assert compared.api == "llama-3-70b-hosted" and not compared.same_model
-    (cheaper,) = [a for a in result.api_costs if a.cheaper_same_size]
-    assert (cheaper.api, cheaper.batch, cheaper.listed, cheaper.stands_in) == (
+    assert (compared.api, compared.batch, compared.stands_in, compared.same_model) == (
         "llama-3.3-70b-deepinfra",
         False,
         True,
         False,
     )
+    assert not any(a.cheaper_same_size or a.nearest_smaller for a in result.api_costs)
+    hosted = next(a for a in result.api_costs if a.api == "llama-3-70b-hosted")
+    assert hosted.stands_in and not hosted.compared
     # 150,000 requests x 30.42 days x (1,500 x $0.10 + 300 x $0.32) per million tokens = $1,122.50; the
     # class price: (1,500 x €0.60 + 300 x €0.80) x 1.16 USD per EUR = $0.0013224 a request, $6,034.11.
     days = 30.42  # the around-the-clock schedule's days a month (knowledge/schedules.yaml)
-    assert cheaper.usd_per_month == pytest.approx(150_000 * days * (1_500 * 0.10 + 300 * 0.32) / 1e6)
-    assert compared.usd_per_month == pytest.approx(150_000 * days * (1_500 * 0.60 + 300 * 0.80) * 1.16 / 1e6)
+    assert compared.usd_per_month == pytest.approx(150_000 * days * (1_500 * 0.10 + 300 * 0.32) / 1e6)
+    assert hosted.usd_per_month == pytest.approx(150_000 * days * (1_500 * 0.60 + 300 * 0.80) * 1.16 / 1e6)
     memo = render_memo(result)
+    # The 7 prices of the class open to it: the documents' and DeepInfra's, Together AI's, IONOS's,
+    # OVHcloud's and Scaleway's real-time listings (the batch APIs are excluded by DEP028).
     assert (
-        "The catalog has no price of this model open to this workload. The nearest size class whose price "
-        "stands in for it is 70B: a class price its source gives for that size, which gpu-advisor counts "
-        "models up to this one's 72B into. It is compared: Llama 3 70B (hosted)." in memo
-    )
-    (line,) = [line for line in memo.splitlines() if line.startswith(CLASS_SENTENCE)]
-    assert line == (
-        f"{CLASS_SENTENCE}: Llama 3.3 70B Instruct Turbo (DeepInfra) at $1,122 a month (81 % less). Its "
-        "price is that one model's, not a class price, so the comparison does not count this 72B model into "
-        "it; it is an option only if its answers serve this workload."
-    )
+        "The catalog has no price of this model open to this workload. The nearest size class whose prices "
+        "stand in for it is 70B, which gpu-advisor counts models up to this one's 72B into. The cheapest of "
+        "the 7 is compared: Llama 3.3 70B Instruct Turbo (DeepInfra), the price of another, smaller model."
+    ) in " ".join(memo.split())
     assert (
         "| Llama 3.3 70B Instruct Turbo (DeepInfra) | unknown | $1,122 | $0.000246 | 2026-11-05 "
-        "| a smaller model |" in memo
+        "| compared: a smaller model's price, a stand-in |" in memo
     )
-    assert (
-        "| Llama 3 70B (hosted) | unknown | $6,034 | $0.00132 | 2026-01-01 "
-        "| compared: a smaller model's class price |" in memo
-    )
+    assert "| Llama 3 70B (hosted) | unknown | $6,034 | $0.00132 | 2026-01-01 | a smaller model |" in memo
     assert "the nearest size class at or above it" not in memo
-    # The decision is the class price's API: the summary names the cheaper model of that size beside it.
+    assert CLASS_SENTENCE not in memo
+    # The decision is that price's API; the summary says it is another model's, and names no model "of
+    # that size" beside it.
     assert result.decision.deployment == "api"
     assert (
-        "A hosted model of that size, Llama 3.3 70B Instruct Turbo (DeepInfra), would cost $1,122 per month, "
-        "less than the recommendation; it is another model, an option only if its answers serve this "
-        'workload (see "Managed APIs").'
+        "No API in the catalog serves qwen2.5-72b: this is the price of Llama 3.3 70B Instruct Turbo "
+        "(DeepInfra), another model."
     ) in memo
+    assert "A hosted model of that size" not in memo
+    assert "The price names no provider" not in memo
 
 
 def test_the_summary_names_a_cheaper_model_of_the_compared_size_that_undercuts_the_recommendation() -> None:
-    """The nightly batch of the 72B Qwen is rented at $3,492 a month; DeepInfra's Llama 3.3 70B would cost
-    $3,168 for the same tokens (400,000 requests x 22 working days x (2,000 x $0.10 + 500 x $0.32) per
-    million), less: the summary says so, the decision stays the rental."""
+    """The nightly batch on Llama 3.1 70B is rented at $3,467 a month, against its like-for-like
+    DeepInfra price of $8,800 (400,000 requests x 22 working days x (2,000 + 500) x $0.40 per million);
+    DeepInfra's Llama 3.3 70B would cost $3,168 for the same tokens (400,000 x 22 x (2,000 x $0.10 + 500 x
+    $0.32) per million), less: the summary says so, the decision stays the rental."""
     import yaml as _yaml
     from helpers import EXAMPLES_DIR
 
-    result = run(_yaml.safe_load((EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8")))
+    nightly = _yaml.safe_load((EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8"))
+    result = run({**nightly, "model": {"name": "llama-3.1-70b", "precision": "fp8"}})
+    (compared,) = [a for a in result.api_costs if a.compared]
+    assert compared.same_model and compared.usd_per_month == pytest.approx(400_000 * 22 * 2_500 * 0.40 / 1e6)
     (cheaper,) = [a for a in result.api_costs if a.cheaper_same_size]
     assert cheaper.usd_per_month == pytest.approx(400_000 * 22 * (2_000 * 0.10 + 500 * 0.32) / 1e6)
     assert result.decision.deployment == "dedicated_cloud"
-    assert result.decision.usd_per_month is not None and cheaper.usd_per_month < result.decision.usd_per_month
+    assert result.decision.usd_per_month is not None and round(result.decision.usd_per_month) == 3_467
+    assert cheaper.usd_per_month < result.decision.usd_per_month
     assert (
         "A hosted model of that size, Llama 3.3 70B Instruct Turbo (DeepInfra), would cost $3,168 per month, "
         "less than the recommendation; it is another model, an option only if its answers serve this "
@@ -140,9 +143,11 @@ def test_the_summary_names_a_cheaper_model_of_the_compared_size_that_undercuts_t
 
 
 def test_no_class_sentence_where_the_smaller_models_are_excluded() -> None:
-    """Personal data of people in the EU: DeepInfra, which guarantees no place, is excluded (RES001), so
-    no cheaper price of the class is named."""
+    """Personal data of people in the EU: every price of the 70B class whose host guarantees no place in
+    the EU is excluded (RES001), DeepInfra's among them, so the cheapest in the EU, IONOS's, is compared
+    and no cheaper price of the class is named."""
     result = run({**QWEN_72B, "personal_data": True})
+    assert [a.api for a in result.api_costs if a.compared] == ["llama-3.3-70b-ionos"]
     assert not any(a.cheaper_same_size for a in result.api_costs)
     assert CLASS_SENTENCE not in render_memo(result)
 

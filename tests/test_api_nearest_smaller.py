@@ -1,6 +1,8 @@
 """Where no hosted API price of the model's size or larger may be used, the memo names the nearest smaller
-class the workload may use (``ApiCost.nearest_smaller``): a 72B Qwen with personal data of EU people is
-above every admitted 70B price and below the 405B ones, which the GDPR rule excludes."""
+class the workload may use (``ApiCost.nearest_smaller``): a 100B model with personal data of EU people is
+above every admitted 70B price (which stand in for models up to 72B) and below the 405B ones, which the
+GDPR rule excludes. The 72B Qwen is in the 70B class itself, and is compared with its cheapest admitted
+price."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from helpers import class_bound_on_one_price
 
 from gpu_advisor.api import render_memo
 from gpu_advisor.engine.apps.recommend import recommend
@@ -31,32 +34,59 @@ HR: dict[str, Any] = {
 
 
 def test_the_nearest_smaller_admitted_class_is_named_where_none_is_compared() -> None:
-    result = recommend(validate_workload(HR, "test"), EVALUATED_ON)
+    """A 100B model in INT4: the 70B prices stand in up to 72B, so none is of its size; the 405B ones
+    are hosted outside the EU (RES001). The nearest smaller class is named in the APIs section; no price
+    of it counts a 100B model in, so the summary does not name it."""
+    workload = {**HR, "model": {"params_b": 100, "precision": "int4"}}
+    result = recommend(validate_workload(workload, "test"), EVALUATED_ON)
     assert not [a for a in result.api_costs if a.compared]
     [smaller] = [a for a in result.api_costs if a.nearest_smaller]
-    # The documents' 70B price counts the 72B Qwen into its class (stands_in_up_to_params_b), though its
-    # host is not known to be in the EU (RES001 excludes it): the summary names the nearest smaller class.
-    assert smaller.nearest_smaller_counts_in
+    assert not smaller.nearest_smaller_counts_in
     # IONOS, in the EU, at EUR 0.65 per million tokens both ways: 1,300 tokens a request, 25,000 requests
     # on the workdays schedule's days.
     assert (smaller.api, smaller.jurisdiction) == ("llama-3.3-70b-ionos", "EU")
     rate = load_knowledge().eur_to_usd().rate
     days = result.workload.days_per_month
     assert smaller.usd_per_month == pytest.approx(25_000 * days * 1_300 * 0.65 / 1e6 * rate)
+    memo = " ".join(render_memo(result).split())
+    assert "nearest smaller class" not in memo.split("## Why")[0]
+    assert "| Llama 3.3 70B Instruct (IONOS AI Model Hub) | EU (DE) |" in memo
+    assert "70B against 100B parameters" in memo
+
+
+def test_the_72b_model_with_personal_data_is_compared_with_its_class_in_the_eu() -> None:
+    """The 72B Qwen with personal data of EU people: the cheapest 70B price in the EU (IONOS's) stands in
+    for it and is compared, as the cheapest of any class is; no smaller class is named."""
+    result = recommend(validate_workload(HR, "test"), EVALUATED_ON)
+    assert [a.api for a in result.api_costs if a.compared] == ["llama-3.3-70b-ionos"]
+    assert not [a for a in result.api_costs if a.nearest_smaller]
+    assert "nearest smaller class" not in render_memo(result).lower()
+
+
+def test_the_summary_names_a_smaller_class_a_price_of_which_counts_the_model_in() -> None:
+    """Where one price of the 70B class counts the 72B Qwen in and the others do not (a catalog whose
+    class bound only the documents' price carries), and that price is excluded (its host is not known to
+    be in the EU, RES001), the summary names the cheapest admitted price of that class: IONOS's."""
+    result = recommend(validate_workload(HR, "test"), EVALUATED_ON, knowledge=class_bound_on_one_price())
+    assert not [a for a in result.api_costs if a.compared]
+    [smaller] = [a for a in result.api_costs if a.nearest_smaller]
+    assert smaller.nearest_smaller_counts_in
+    assert (smaller.api, smaller.jurisdiction) == ("llama-3.3-70b-ionos", "EU")
     assert result.decision.usd_per_month is not None and smaller.usd_per_month < result.decision.usd_per_month
     memo = " ".join(render_memo(result).split())
     assert (
         "No managed API of this model's size or larger is compared; the nearest smaller class the workload "
         "may use, Llama 3.3 70B Instruct (IONOS AI Model Hub), 70B against 72B parameters, would cost"
     ) in memo
-    assert "| Llama 3.3 70B Instruct (IONOS AI Model Hub) | EU (DE) |" in memo
 
 
 def test_none_is_named_where_a_price_of_the_size_is_compared_or_the_api_is_ruled_out() -> None:
     compared = recommend(validate_workload({**HR, "personal_data": False}, "test"), EVALUATED_ON)
     assert [a for a in compared.api_costs if a.compared]
     assert not [a for a in compared.api_costs if a.nearest_smaller]
-    on_premises = {**HR, "on_premises_required": True}
+    # A 100B model, whose nearest smaller class is the 70B one (as above), on premises: DEP006 rules the
+    # APIs out, and that class is named nowhere.
+    on_premises = {**HR, "model": {"params_b": 100, "precision": "int4"}, "on_premises_required": True}
     ruled_out = recommend(validate_workload(on_premises, "test"), EVALUATED_ON)
     assert "api" in ruled_out.resolution.ruled_out
     memo = render_memo(ruled_out)

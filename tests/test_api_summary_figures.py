@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import run
+from helpers import class_bound_on_one_price, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -29,7 +29,10 @@ REQUESTS = 40_000 * 30.42
 
 
 def test_a_cheaper_smaller_class_is_named_beside_a_larger_stand_in() -> None:
-    result = run(AGENT)
+    """In a catalog whose 70B class bound only the documents' price carries (which takes 8,192 tokens at
+    most), the 405B stands in for the 72B Qwen's 32,768-token requests, and the 70B class below it is named
+    in the summary."""
+    result = run(AGENT, knowledge=class_bound_on_one_price())
     compared = next(a for a in result.api_costs if a.compared)
     smaller = next(a for a in result.api_costs if a.nearest_smaller)
     # DeepInfra's 405B at $0.80 per million tokens both ways; its Llama 3.3 70B at $0.10 in, $0.32 out.
@@ -55,6 +58,18 @@ def test_a_cheaper_smaller_class_is_named_beside_a_larger_stand_in() -> None:
         "the comparison keeps the larger model's price.\n"
     ) in memo
     assert "No managed API of this model's size or larger is compared" not in memo
+
+
+def test_the_72b_model_is_compared_with_the_70b_class_that_takes_its_requests() -> None:
+    """The shipped catalog: every 70B price stands in for the 72B Qwen; the documents' takes 8,192 tokens
+    at most, DeepInfra's Llama 3.3 70B takes the 32,768 and costs least, so it is compared, not the 405B,
+    and no smaller class is named beside it."""
+    result = run(AGENT)
+    compared = next(a for a in result.api_costs if a.compared)
+    assert compared.api == "llama-3.3-70b-deepinfra"
+    assert compared.usd_per_month == REQUESTS * (8_000 * 0.10 + 3_000 * 0.32) / 1e6  # $2,141.57
+    assert not [a for a in result.api_costs if a.nearest_smaller]
+    assert "nearest smaller class" not in render_memo(result)
 
 
 def test_no_smaller_class_is_named_beside_the_models_own_price() -> None:
@@ -91,7 +106,9 @@ def test_the_scaled_rental_is_said_beside_the_fixed_figure_the_api_is_compared_w
         "bill: renting runpod community (b200) and scaling it hour by hour with the day's load would bill "
         f"about ${fleet.usd_per_month:,.0f} a month, still more than the API (DEP032, below).\n"
     ) in render_memo(result)
-    assert "fleet of fixed size or a serverless" not in render_memo(run(AGENT))
+    assert "fleet of fixed size or a serverless" not in render_memo(
+        run(AGENT, knowledge=class_bound_on_one_price())
+    )
 
 
 def test_a_mixture_of_experts_of_qwen3_235bs_size_is_compared_with_its_class() -> None:

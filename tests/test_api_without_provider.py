@@ -8,6 +8,8 @@ import datetime as dt
 from helpers import run
 
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -23,10 +25,21 @@ QWEN_72B = {
 }
 
 
+def without_dated_70b_listings() -> Knowledge:
+    """The catalog with the documents' Llama 3 70B as the only price of its class: the shipped one's dated
+    70B listings (DeepInfra's and the others') stand in for 72B too, and DeepInfra's cost less, so the
+    class price is compared there only where they are excluded and it is not."""
+    knowledge = load_knowledge()
+    apis = tuple(
+        a for a in knowledge.api_prices.apis if a.model_params_b != 70 or a.id == "llama-3-70b-hosted"
+    )
+    return knowledge.model_copy(update={"api_prices": knowledge.api_prices.model_copy(update={"apis": apis})})
+
+
 def test_a_class_price_with_no_provider_says_so() -> None:
-    """No dated listing stands in for 72B: the document's hosted Llama 3 70B (EUR 0.60 / 0.80 per million
-    tokens, counted up to 72B) is compared, and it names no host."""
-    result = run(QWEN_72B)
+    """Where the document's hosted Llama 3 70B (EUR 0.60 / 0.80 per million tokens, counted up to 72B) is
+    the 70B class's only price, it is compared for the 72B Qwen, and it names no host."""
+    result = run(QWEN_72B, knowledge=without_dated_70b_listings())
     compared = next(api for api in result.api_costs if api.compared)
     assert (compared.api, compared.provider) == ("llama-3-70b-hosted", None)
     assert result.decision.deployment == "api"
@@ -59,3 +72,17 @@ def test_a_price_with_a_provider_is_checked_with_it() -> None:
         "deciding for or against the API."
     )
     assert "The price names no provider" not in render_memo(result)
+
+
+def test_the_class_price_is_not_named_where_a_dated_listing_of_its_class_is_compared() -> None:
+    """The shipped catalog: every dated 70B listing stands in for the 72B Qwen as the class price does, and
+    DeepInfra's Llama 3.3 70B costs least, (1,000 x $0.10 + 300 x $0.32) per million tokens against the
+    class price's (1,000 x €0.60 + 300 x €0.80) x 1.16: it is compared, with its provider, and no sentence
+    or finding speaks of a price without one."""
+    result = run(QWEN_72B)
+    compared = next(api for api in result.api_costs if api.compared)
+    assert (compared.api, compared.provider) == ("llama-3.3-70b-deepinfra", "deepinfra")
+    memo = render_memo(result)
+    assert "The price names no provider" not in memo
+    assert "the price names no provider" not in memo
+    assert "Llama 3 70B (hosted)" not in memo.split("## Why")[0]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from helpers import EVALUATED_ON, read_example
 
 from gpu_advisor.engine.apps.recommend import recommend
@@ -16,6 +17,13 @@ from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import render_memo
 
 NIGHTLY_BATCH = Path(__file__).resolve().parents[1] / "examples" / "nightly-batch.yaml"
+OWN_WEIGHTS = {
+    **read_example(NIGHTLY_BATCH),
+    "model": {"name": "qwen2.5-72b", "precision": "fp8", "custom_weights": True},
+}
+"""The nightly batch on its own FP8 weights, which no API serves (DEP005): the rental is decided (the
+example itself goes to DeepInfra's Llama 3.3 70B, cheaper than the rental), and its own checkpoint is the
+72.7 GB it runs in, not the published 16-bit one."""
 PER_SECOND, PER_MINUTE, WHOLE_HOURS = 1, 60, None
 INCREMENTS = {"best": PER_SECOND, "lambda": PER_MINUTE, "ovh": WHOLE_HOURS}
 
@@ -136,13 +144,16 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
 
     from gpu_advisor.cli import main
 
-    text = CliRunner().invoke(main, ["recommend", str(NIGHTLY_BATCH), "--as-of", "2026-11-30"]).output
-    # 148.7 billed hours a month at $23.92 and vLLM's 21.8 s start a run, $3,557 (one-card replicas of a
-    # dense 72B: no all-reduces; the bandwidth share of 0.86 sets their decode steps, 499 a request after the
-    # prompt's pass yields its first token, the compute share of 0.58 their prefills).
+    workload = yaml.safe_dump(OWN_WEIGHTS)
+    text = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload).output
+    # 6.736 running hours a run, and each run's start: the 72.7 GB own FP8 weights at 2.5 GB/s (29.1 s) and
+    # vLLM's 21.8 s, 50.9 s; (6.736 h + 50.9 s) x 22 runs = 148.5 billed hours a month at $23.92, $3,552
+    # (one-card replicas of a dense 72B: no all-reduces; the bandwidth share of 0.86 sets their decode
+    # steps, 499 a request after the prompt's pass yields its first token, the compute share of 0.58 their
+    # prefills).
     assert (
-        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a "
-        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,726 a month "
+        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,552 a "
+        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,722 a month "
         "with its cold starts. From about 19.3 minutes of start-up a run beyond that counted, the latter "
         "bills less; time your instances' start and the engine's before you choose. Its cold starts are "
         "floors (the platform's start, the weights' load and the engine's start, each at its best): with "
@@ -157,7 +168,7 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
     the hours would not give the month. The nightly batch's result with its best option and its rival
     made spot, the rival a Vast.ai spot listing (the template's reading of them; the pipeline's spot
     pricing is tested apart)."""
-    r = recommend(validate_workload(read_example(NIGHTLY_BATCH), "nightly"), EVALUATED_ON)
+    r = recommend(validate_workload(OWN_WEIGHTS, "nightly"), EVALUATED_ON)
     assert r.best_option is not None and r.batch_start_up is not None and r.spot_interruption_overhead == 0.05
     spot = r.model_copy(
         update={
@@ -175,9 +186,9 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
         }
     )
     assert (
-        "the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a month for the runs and their "
+        "the recommended rental (4 × b200) bills $23.92 an hour ($3,552 a month for the runs and their "
         "starts as counted above, which counts 5 % more hours for work redone after interruptions), vast "
-        "spot (4 × b200) $30.00 an hour ($3,726 a month, which counts 5 % more hours for work redone after "
+        "spot (4 × b200) $30.00 an hour ($3,722 a month, which counts 5 % more hours for work redone after "
         "interruptions)."
     ) in " ".join(render_memo(spot).split())
     # A rival rented by the hour has no cold starts to call floors.
