@@ -62,8 +62,9 @@ def run(
     evaluated_on: dt.date = EVALUATED_ON,
     evaluator: Evaluator | None = None,
     knowledge: Knowledge | None = None,
+    policy_dir: str | None = None,
 ) -> Recommendation:
-    return recommend(validate_workload(workload, "test"), evaluated_on, evaluator, knowledge)
+    return recommend(validate_workload(workload, "test"), evaluated_on, evaluator, knowledge, policy_dir)
 
 
 ONE_RTX_5090_AT_RUNPOD: dict[str, Any] = {
@@ -93,6 +94,13 @@ DE_AUTHORITY_OWN: dict[str, Any] = {
 }
 """A German authority's 70B service whose data stays in the building (two owned HGX H100 servers), which
 cannot recover input VAT: the VAT tests' workload."""
+
+
+NO_API_POLICY = str(TESTS_DIR / "no_api_policy")
+"""An organization policy directory whose one rule (ORG010) rules managed APIs out for every workload:
+for the tests built on a rental's figures where a hosted 70B price, which stands in for the 72B Qwen,
+would cost less (the nightly-batch example's RunPod 4x B200 at $3,557, against DeepInfra's Llama 3.3 70B
+at $3,168)."""
 
 
 NEGOTIATED_AWS = str(TESTS_DIR / "rates" / "negotiated-aws.yaml")

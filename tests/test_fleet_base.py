@@ -7,7 +7,7 @@ replica."""
 from __future__ import annotations
 
 import pytest
-from helpers import EVALUATED_ON, negotiated_aws, run
+from helpers import EVALUATED_ON, NO_API_POLICY, negotiated_aws, run
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.calc.fleet_split import base_placements
@@ -65,7 +65,9 @@ def test_the_cheapest_base_may_hold_fewer_replicas_than_the_quietest_hour() -> N
 def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu() -> None:
     """A steady Qwen2.5-72B coding agent: the cheapest single rental is H200 at RunPod, which "Load and
     capacity" works through, and the decision a mixed fleet of 2-card H100 replicas (a reserved P5 base,
-    Lambda's hourly H100): the section says which GPU the recommendation runs on. (Qwen3-235B showed this
+    Lambda's hourly H100): the section says which GPU the recommendation runs on. The company's policy rules
+    managed APIs out (``NO_API_POLICY``): DeepInfra's Llama 3.3 70B, whose price stands in for the 72B Qwen,
+    would cost less than any fleet. (Qwen3-235B showed this
     until its 8-card H100 replicas were known to keep its 4 KV heads twice: owning them now wins; so did
     300,000 requests a day until the 2-card H100 replicas were no longer capped at the full context.)"""
     agent = {
@@ -78,7 +80,7 @@ def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu()
         "load_pattern": "steady",
         "company_country": "US",
     }
-    result = run(agent, knowledge=negotiated_aws())
+    result = run(agent, knowledge=negotiated_aws(), policy_dir=NO_API_POLICY)
     assert result.decision.deployment == "hybrid" and result.mixed_fleet.gpu == "h100-sxm"
     assert result.best_option.gpu == "h200"
     assert (

@@ -3,7 +3,7 @@ volume chart's step, which its points alone draw as a slope between 530,000 and 
 
 from __future__ import annotations
 
-from helpers import EXAMPLES_DIR, run
+from helpers import EXAMPLES_DIR, NO_API_POLICY, run
 from test_serverless_set_aside_gpu_time import BIG_STEADY
 
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -341,13 +341,16 @@ def test_a_business_critical_purchase_is_priced_with_the_servers_that_survive_a_
     served, 3 x $11,007.28 = $33,022, against Scaleway's six 2-card instances, a replica each, which
     survive the loss of one (12 x €3.3099 x 1.16 x 730 = $33,634): owning is decided at the same failure
     tolerance (it had been priced at two servers, $22,015, against a rental that survived a loss). At a
-    negotiated $3.00 for that instance the rental, $26,280, is decided instead."""
-    result = run(SAAS)
+    negotiated $3.00 for that instance the rental, $26,280, is decided instead. The company's policy rules
+    managed APIs out (``NO_API_POLICY``): Scaleway's Llama 3.3 70B API, with an SLA and hosted in the EU,
+    stands in for the 72B Qwen at 500,000 x 30.42 x (1,200 x €0.90 + 400 x €0.90) / 1e6 x 1.16 = $25,407
+    and would be decided otherwise."""
+    result = run(SAAS, policy_dir=NO_API_POLICY)
     own, best = result.own_hardware, result.best_option
     assert (result.decision.deployment, own.nodes, round(own.usd_per_month)) == ("own_hardware", 3, 33_022)
     assert own.server_loss is not None and own.server_loss.servers_short == 0
     # Without the spare (min_replicas: 1) no server is bought to survive a loss either: two hold the load.
-    assert run({**SAAS, "min_replicas": 1}).own_hardware.nodes == 2
+    assert run({**SAAS, "min_replicas": 1}, policy_dir=NO_API_POLICY).own_hardware.nodes == 2
     # The three survive a lost one only with replicas on the cards the load leaves idle (SIZ032).
     assert (
         "The cards the load needs would fit fewer servers: the business-critical service's replicas are "
@@ -367,7 +370,7 @@ def test_a_business_critical_purchase_is_priced_with_the_servers_that_survive_a_
     (four_card,) = [o for o in result.options if o.offer == "h100-sxm-4-80g" and o.gpu == "h100-sxm"]
     # Two replicas an instance: seven replicas on four instances survive the loss of one.
     assert (four_card.gpus_rented, four_card.replicas) == (16, 7)
-    negotiated = run(SAAS, knowledge=scaleway_at(3.00))
+    negotiated = run(SAAS, knowledge=scaleway_at(3.00), policy_dir=NO_API_POLICY)
     assert negotiated.decision.deployment == "dedicated_cloud"
     assert round(negotiated.decision.usd_per_month or 0) == round(12 * 3.00 * 730) == 26_280
 
