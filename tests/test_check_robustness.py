@@ -4,16 +4,20 @@ by ROB004 and by an organization's rule with its own threshold; nothing of it wi
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import yaml
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, EXAMPLES_DIR
+from helpers import EVALUATED_ON, EXAMPLES_DIR, NO_API_POLICY
 
 from gpu_advisor.cli import main
 
 AS_OF = EVALUATED_ON.isoformat()
 WORKLOAD = yaml.safe_load((EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8"))
+"""The nightly-batch example; the tests of its rentals rule managed APIs out by the company's policy
+(``NO_API_POLICY``), as DeepInfra's Llama 3.3 70B API ($3,168), which stands in for its 72B Qwen, would be
+the decision otherwise."""
 RUNPOD = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "b200"}
 AWS_SPOT = {"deployment": "dedicated_cloud", "provider": "aws", "offer": "p5-spot", "gpu": "h100-sxm"}
 AZURE_SPOT = {
@@ -67,11 +71,12 @@ def item(result: dict, rule_id: str) -> dict | None:
 
 
 def test_rob004_reads_the_proposal_s_share(tmp_path: Path) -> None:
-    """Seed 1, 400 draws (test_robustness_rules): RunPod's B200 is the decision in 254 (63.5 %, written
-    64 %), Azure's ND H100 v5 spot in the other 146; both are below the 75 % of fragile_below_win_share.
-    At the point costs ($3,542 and $4,122 at a 75 % spot discount) the two cost the same at a discount of
-    1 - 0.25 x 3,542 / 4,122 = 78.52 %."""
-    _, (runpod, spot) = check(tmp_path, [RUNPOD, AZURE_SPOT], "--scenarios", "400", "--seed", "1")
+    """Managed APIs ruled out by the company's policy, seed 1, 400 draws (test_robustness_rules): RunPod's
+    B200 is the decision in 254 (63.5 %, written 64 %), Azure's ND H100 v5 spot in the other 146; both are
+    below the 75 % of fragile_below_win_share. At the point costs ($3,542 and $4,122 at a 75 % spot discount)
+    the two cost the same at a discount of 1 - 0.25 x 3,542 / 4,122 = 78.52 %."""
+    args = ("--scenarios", "400", "--seed", "1", "--policy", NO_API_POLICY)
+    _, (runpod, spot) = check(tmp_path, [RUNPOD, AZURE_SPOT], *args)
     first, second = item(runpod, "ROB004"), item(spot, "ROB004")
     assert first is not None and second is not None
     assert (first["status"], second["status"]) == ("warn", "warn")
@@ -84,8 +89,10 @@ def test_rob004_reads_the_proposal_s_share(tmp_path: Path) -> None:
 
 
 def test_a_proposal_that_names_less_matches_more(tmp_path: Path) -> None:
-    """Dedicated cloud without a provider is the decision in every scenario: both options are dedicated."""
-    _, (result,) = check(tmp_path, [{"deployment": "dedicated_cloud"}], "--scenarios", "100")
+    """Dedicated cloud without a provider is the decision in every scenario where the company's policy rules
+    managed APIs out: both options left are dedicated."""
+    args = ("--scenarios", "100", "--policy", NO_API_POLICY)
+    _, (result,) = check(tmp_path, [{"deployment": "dedicated_cloud"}], *args)
     found = item(result, "ROB004")
     assert found is not None
     assert found["status"] == "pass" and found["evidence"]["proposal_win_share"] == 1.0
@@ -95,6 +102,7 @@ def test_an_organization_threshold_fails_the_proposal(tmp_path: Path) -> None:
     policy = tmp_path / "policy"
     policy.mkdir()
     (policy / "robustness.yaml").write_text(POLICY)
+    shutil.copy(Path(NO_API_POLICY) / "no-api.yaml", policy)
     args = ("--scenarios", "400", "--seed", "1", "--policy", str(policy))
     code, (runpod, spot) = check(tmp_path, [RUNPOD, AZURE_SPOT], *args)
     assert code == 1
