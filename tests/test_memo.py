@@ -289,14 +289,18 @@ def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
 
 
 def test_a_single_constraint_is_counted_in_the_singular() -> None:
-    # The nightly batch example meets one warning only; a business-critical workload meets three: PRV003
+    # The nightly batch example stating 50 % utilization meets one warning only: KNB003 (the load keeps
+    # its 4 x b200 busy in 84 % of the paid hours); a business-critical workload meets three: PRV003
     # (the enterprise SLA required), PRV011 (some admitted providers' SLA is not established) and PRC032
     # (its hourly rental's cards are not promised at each run's start); PRV017
     # and PRV018 (Scaleway's API, the one it may use, takes fewer requests and tokens a minute than the
     # batch must send within its window) speak of the API the rental decision does not take.
     nightly = (EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8")
-    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=nightly)
+    assert "\nutilization: 0.9\n" in nightly
+    stated = nightly.replace("\nutilization: 0.9\n", "\nutilization: 0.5\n")
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=stated)
     assert "\nOne constraint or warning applies to this workload; it is listed under Why.\n" in result.stdout
+    assert "- **KNB003** The stated utilization does not match the load:" in result.stdout
     assert "1 constraints" not in result.stdout
     workload = (
         "name: nightly\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 500000\n"
