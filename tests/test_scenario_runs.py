@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, EXAMPLES_DIR, decile, knowledge_with
+from helpers import EVALUATED_ON, EXAMPLES_DIR, NO_API_POLICY, decile, knowledge_with
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
@@ -19,6 +19,10 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_kno
 from gpu_advisor.engine.domain.workload import load_workload_with_ranges
 
 BATCH = str(EXAMPLES_DIR / "nightly-batch.yaml")
+RENTED_BATCH = (BATCH, "--policy", NO_API_POLICY)
+"""The nightly batch with managed APIs ruled out by the company's policy: DeepInfra's Llama 3.3 70B API
+($3,168), which stands in for its 72B Qwen, would be decided otherwise; with it out, RunPod's 4x B200
+($3,557) is, and Azure's spot H100 is its rival."""
 AS_OF = EVALUATED_ON.isoformat()
 
 
@@ -41,17 +45,17 @@ def option_cost(result: dict, provider: str, offer: str, gpu: str) -> float:
 
 
 def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
-    """The nightly batch runs on RunPod's B200 on demand; Azure's ND H100 v5 spot is its rival. The spot
-    price moves by (1 - d) / (1 - 0.75) with the drawn discount d (0.60 to 0.90, uniform), and a month's
-    rental is the price times fixed GPU-hours, so the spot option wins exactly where its point cost times
-    that factor is below RunPod's: the share follows from the draws alone. The throughput estimate's
-    error, which stretches both batches' hours, is held at zero here (tests/test_scenario_draws.py draws
-    it)."""
+    """The nightly batch, managed APIs ruled out (``RENTED_BATCH``), runs on RunPod's B200 on demand;
+    Azure's ND H100 v5 spot is its rival. The spot price moves by (1 - d) / (1 - 0.75) with the drawn
+    discount d (0.60 to 0.90, uniform), and a month's rental is the price times fixed GPU-hours, so the spot
+    option wins exactly where its point cost times that factor is below RunPod's: the share follows from
+    the draws alone. The throughput estimate's error, which stretches both batches' hours, is held at zero
+    here (tests/test_scenario_draws.py draws it)."""
     overrides = tmp_path / "held.yaml"
     overrides.write_text("ranges:\n  throughput_error: {low: 0, high: 0}\n")
     result = invoke(
         "recommend",
-        BATCH,
+        *RENTED_BATCH,
         "--format",
         "json",
         "--as-of",
@@ -103,14 +107,14 @@ def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
 def test_near_the_flip_the_share_is_near_the_middle(tmp_path: Path) -> None:
     """Azure's spot offer beats RunPod's B200 once its price falls to RunPod's monthly cost: a sweep of
     the spot price shows that flip. A spot discount range centred on the discount that gives that price
-    (from an overrides file) wins about half the scenarios."""
-    data = json.loads(invoke("recommend", BATCH, "--format", "json", "--as-of", AS_OF).output)
+    (from an overrides file) wins about half the scenarios. Managed APIs are ruled out (``RENTED_BATCH``)."""
+    data = json.loads(invoke("recommend", *RENTED_BATCH, "--format", "json", "--as-of", AS_OF).output)
     runpod = data["decision"]["usd_per_month"]
     spot_point = option_cost(data, "azure", "nd-h100-v5-spot", "h100-sxm")
     flip_price = 2.373 * runpod / spot_point
     sweep = invoke(
         "sweep",
-        BATCH,
+        *RENTED_BATCH,
         "--vary",
         f"price:azure/nd-h100-v5-spot/h100-sxm={flip_price - 0.01:.3f}:{flip_price + 0.01:.3f}:0.02",
         "--format",
@@ -127,7 +131,7 @@ def test_near_the_flip_the_share_is_near_the_middle(tmp_path: Path) -> None:
     overrides.write_text(
         f"ranges:\n  spot_discount: {{low: {flip_discount - 0.05:.4f}, high: {flip_discount + 0.05:.4f}}}\n"
     )
-    near = robustness(BATCH, "--overrides", str(overrides), "--scenarios", "400")
+    near = robustness(*RENTED_BATCH, "--overrides", str(overrides), "--scenarios", "400")
     assert 0.4 <= near["recommended_win_share"] <= 0.6
     assert near["loses_when"][0]["input"] == "spot_discount"
 
@@ -226,7 +230,7 @@ def test_bad_ranges_are_refused_by_name(tmp_path: Path) -> None:
 def test_an_overridden_range_replaces_the_documents(tmp_path: Path) -> None:
     overrides = tmp_path / "o.yaml"
     overrides.write_text("ranges:\n  spot_discount: {low: 0.60, high: 0.61}\n")
-    rb = robustness(BATCH, "--overrides", str(overrides), "--scenarios", "50")
+    rb = robustness(*RENTED_BATCH, "--overrides", str(overrides), "--scenarios", "50")
     spot = next(i for i in rb["inputs"] if i["id"] == "spot_discount")
     assert (spot["origin"], spot["low"], spot["high"]) == ("overrides", 0.6, 0.61)
     assert rb["recommended_win_share"] == 1.0  # spot at most 61 % off never beats RunPod
