@@ -131,24 +131,6 @@ def lambda_uk() -> Knowledge:
     return knowledge_with_overrides(LAMBDA_UK, EVALUATED_ON)
 
 
-@cache
-def class_bound_on_one_price() -> Knowledge:
-    """The shipped knowledge base with the 70B class's bound (``stands_in_up_to_params_b: 72``) on the
-    documents' Llama 3 70B price alone, the dated 70B listings standing in for 70B and smaller: a class
-    that one source counts a 72B model into and the others do not, for the tests of what the memo says
-    beside such a class (the shipped 70B prices all carry the bound, so none is one)."""
-    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-
-    knowledge = load_knowledge()
-    apis = tuple(
-        a.model_copy(update={"stands_in_up_to_params_b": None})
-        if a.model_params_b == 70 and a.id != "llama-3-70b-hosted"
-        else a
-        for a in knowledge.api_prices.apis
-    )
-    return knowledge.model_copy(update={"api_prices": knowledge.api_prices.model_copy(update={"apis": apis})})
-
-
 def case_knowledge(case: dict[str, Any]) -> Knowledge | None:
     """The knowledge base a scenario case names with ``rates`` (``negotiated-aws``, ``lambda-uk``), or
     None: the shipped one. Any other value is a mistake in the case file."""

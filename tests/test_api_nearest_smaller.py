@@ -10,7 +10,6 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from helpers import class_bound_on_one_price
 
 from gpu_advisor.api import render_memo
 from gpu_advisor.engine.apps.recommend import recommend
@@ -35,13 +34,12 @@ HR: dict[str, Any] = {
 
 def test_the_nearest_smaller_admitted_class_is_named_where_none_is_compared() -> None:
     """A 100B model in INT4: the 70B prices stand in up to 72B, so none is of its size; the 405B ones
-    are hosted outside the EU (RES001). The nearest smaller class is named in the APIs section; no price
-    of it counts a 100B model in, so the summary does not name it."""
+    are hosted outside the EU (RES001). The nearest smaller class is named in the APIs section only: its
+    prices are another, smaller model's, and the summary names no smaller class."""
     workload = {**HR, "model": {"params_b": 100, "precision": "int4"}}
     result = recommend(validate_workload(workload, "test"), EVALUATED_ON)
     assert not [a for a in result.api_costs if a.compared]
     [smaller] = [a for a in result.api_costs if a.nearest_smaller]
-    assert not smaller.nearest_smaller_counts_in
     # IONOS, in the EU, at EUR 0.65 per million tokens both ways: 1,300 tokens a request, 25,000 requests
     # on the workdays schedule's days.
     assert (smaller.api, smaller.jurisdiction) == ("llama-3.3-70b-ionos", "EU")
@@ -63,23 +61,6 @@ def test_the_72b_model_with_personal_data_is_compared_with_its_class_in_the_eu()
     assert "nearest smaller class" not in render_memo(result).lower()
 
 
-def test_the_summary_names_a_smaller_class_a_price_of_which_counts_the_model_in() -> None:
-    """Where one price of the 70B class counts the 72B Qwen in and the others do not (a catalog whose
-    class bound only the documents' price carries), and that price is excluded (its host is not known to
-    be in the EU, RES001), the summary names the cheapest admitted price of that class: IONOS's."""
-    result = recommend(validate_workload(HR, "test"), EVALUATED_ON, knowledge=class_bound_on_one_price())
-    assert not [a for a in result.api_costs if a.compared]
-    [smaller] = [a for a in result.api_costs if a.nearest_smaller]
-    assert smaller.nearest_smaller_counts_in
-    assert (smaller.api, smaller.jurisdiction) == ("llama-3.3-70b-ionos", "EU")
-    assert result.decision.usd_per_month is not None and smaller.usd_per_month < result.decision.usd_per_month
-    memo = " ".join(render_memo(result).split())
-    assert (
-        "No managed API of this model's size or larger is compared; the nearest smaller class the workload "
-        "may use, Llama 3.3 70B Instruct (IONOS AI Model Hub), 70B against 72B parameters, would cost"
-    ) in memo
-
-
 def test_none_is_named_where_a_price_of_the_size_is_compared_or_the_api_is_ruled_out() -> None:
     compared = recommend(validate_workload({**HR, "personal_data": False}, "test"), EVALUATED_ON)
     assert [a for a in compared.api_costs if a.compared]
@@ -99,8 +80,7 @@ def test_a_class_far_below_is_shown_among_the_apis_only_and_a_larger_mixture_of_
 ):
     """A dense 480B model: every price of 480B or more is DeepSeek-R1's (671B in all, but 37B active, too
     small to stand in) or none, so none is compared. The nearest smaller class is the 405B one, not R1's
-    (larger in total); no catalog price counts a 480B model into the 405B class, so the summary does not
-    name it, and the APIs section shows it as a smaller model."""
+    (larger in total); the summary does not name it, and the APIs section shows it as a smaller model."""
     dense = {
         **HR,
         "model": {"params_b": 480, "precision": "fp8"},
@@ -110,7 +90,7 @@ def test_a_class_far_below_is_shown_among_the_apis_only_and_a_larger_mixture_of_
     result = recommend(validate_workload(dense, "test"), EVALUATED_ON)
     assert not [a for a in result.api_costs if a.compared]
     [smaller] = [a for a in result.api_costs if a.nearest_smaller]
-    assert (smaller.model_params_b, smaller.nearest_smaller_counts_in) == (405, False)
+    assert smaller.model_params_b == 405
     memo = " ".join(render_memo(result).split())
     summary = memo.split("## Why")[0]
     assert "nearest smaller class" not in summary

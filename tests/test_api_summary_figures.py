@@ -1,14 +1,14 @@
-"""What the summary says beside the API comparison's figures: the nearest smaller class's price where a
-larger model's price stands in for the workload's (Llama 3.1 405B for the 72B Qwen, whose own 70B class
-price takes shorter requests) and it costs less, another model never compared; and the rental scaled hour
-by hour (DEP032) beside the fixed figure the API beat."""
+"""What the memo says beside the API comparison's figures: the nearest smaller class's price where a larger
+model's price stands in for the workload's (Llama 3.1 405B for a 100B model, above the 70B class's 72B) and
+it costs less, another model never compared; and the rental scaled hour by hour (DEP032) beside the fixed
+figure the API beat."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from helpers import class_bound_on_one_price, run
+from helpers import run
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -29,10 +29,10 @@ REQUESTS = 40_000 * 30.42
 
 
 def test_a_cheaper_smaller_class_is_named_beside_a_larger_stand_in() -> None:
-    """In a catalog whose 70B class bound only the documents' price carries (which takes 8,192 tokens at
-    most), the 405B stands in for the 72B Qwen's 32,768-token requests, and the 70B class below it is named
-    in the summary."""
-    result = run(AGENT, knowledge=class_bound_on_one_price())
+    """A 100B model with the agent's 32,768-token requests: the 405B stands in for it, and the 70B class
+    below it (its prices stand in up to 72B) costs less: the APIs section names it, never compared; the
+    summary names no smaller class."""
+    result = run({**AGENT, "model": {"params_b": 100, "precision": "fp8"}})
     compared = next(a for a in result.api_costs if a.compared)
     smaller = next(a for a in result.api_costs if a.nearest_smaller)
     # DeepInfra's 405B at $0.80 per million tokens both ways; its Llama 3.3 70B at $0.10 in, $0.32 out.
@@ -42,22 +42,15 @@ def test_a_cheaper_smaller_class_is_named_beside_a_larger_stand_in() -> None:
     )
     assert smaller.api == "llama-3.3-70b-deepinfra"
     assert smaller.usd_per_month == REQUESTS * (8_000 * 0.10 + 3_000 * 0.32) / 1e6  # $2,141.57
-    # The documents' 70B class price would stand in but takes 8,192 tokens at most.
-    hosted = next(a for a in result.api_costs if a.api == "llama-3-70b-hosted")
-    assert hosted.exceeded_limit == "window"
     memo = render_memo(result)
-    assert (
-        "A hosted model of the nearest smaller class, Llama 3.3 70B Instruct Turbo (DeepInfra) (70B against "
-        "72B parameters), would cost $2,142 per month, less than the recommendation; it is another, smaller "
-        'model, an option only if its answers serve this workload (see "Managed APIs").\n'
-    ) in memo
+    # 1 - 2,141.57 / (1,216,800 x 11,000 x 0.80 / 1e6 = 10,707.84) = 80 %.
     assert (
         "The nearest smaller class the workload may use costs less than the larger model compared and is "
-        "shown below: Llama 3.3 70B Instruct Turbo (DeepInfra), 70B against 72B parameters, at $2,142 per "
+        "shown below: Llama 3.3 70B Instruct Turbo (DeepInfra), 70B against 100B parameters, at $2,142 per "
         "month (80 % less), another and smaller model, an option only if its answers serve this workload; "
         "the comparison keeps the larger model's price.\n"
     ) in memo
-    assert "No managed API of this model's size or larger is compared" not in memo
+    assert "nearest smaller class" not in memo.split("## Why")[0]
 
 
 def test_the_72b_model_is_compared_with_the_70b_class_that_takes_its_requests() -> None:
@@ -106,9 +99,7 @@ def test_the_scaled_rental_is_said_beside_the_fixed_figure_the_api_is_compared_w
         "bill: renting runpod community (b200) and scaling it hour by hour with the day's load would bill "
         f"about ${fleet.usd_per_month:,.0f} a month, still more than the API (DEP032, below).\n"
     ) in render_memo(result)
-    assert "fleet of fixed size or a serverless" not in render_memo(
-        run(AGENT, knowledge=class_bound_on_one_price())
-    )
+    assert "fleet of fixed size or a serverless" not in render_memo(run(AGENT))
 
 
 def test_a_mixture_of_experts_of_qwen3_235bs_size_is_compared_with_its_class() -> None:
@@ -133,13 +124,12 @@ def test_a_mixture_of_experts_of_qwen3_235bs_size_is_compared_with_its_class() -
 
 def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_parameters() -> None:
     """A 200B mixture of experts with 20B active, given by its size, whose answers are long: the class of
-    Qwen3 235B A22B above it stands in at Together's 0.20 / 0.60 USD, 1,220 USD per million requests of
-    100 in and 2,000 out, and a smaller class that costs less is named beside it. A dense 70B runs 70B
-    parameters a token against its 20B, so it is no smaller class (smaller in all parameters), though
-    its prices are the largest class below 200B; Mixtral 8x7B (46.7B, 12.9B active) is, at 0.54 / 0.54
-    USD (1,134 USD per million such requests), and is named in the APIs section only, as no price of its
-    class is sourced to count a 200B model in. The catalog's Qwen3, a reasoning model, is told only of a
-    reasoning model's smaller class (KNB021)."""
+    Qwen3 235B A22B above it stands in at Together's 0.20 / 0.60 USD, 1,220 USD per million requests of 100 in
+    and 2,000 out, and a smaller class that costs less is named beside it. A dense 70B runs 70B parameters a
+    token against its 20B, so it is no smaller class (smaller in all parameters), though its prices are the
+    largest class below 200B; Mixtral 8x7B (46.7B, 12.9B active) is, at 0.54 / 0.54 USD (1,134 USD per million
+    such requests), and is named in the APIs section only, as every smaller class is. The catalog's Qwen3, a
+    reasoning model, is told only of a reasoning model's smaller class (KNB021)."""
     workload = {
         "name": "q",
         "model": {"params_b": 200, "active_params_b": 20, "precision": "fp8"},
@@ -150,7 +140,7 @@ def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_para
     result = run(workload)
     assert next(a for a in result.api_costs if a.compared).api == "qwen3-235b-a22b-2507-together"
     (smaller,) = [a for a in result.api_costs if a.nearest_smaller]
-    assert smaller.api == "mixtral-8x7b-deepinfra" and not smaller.nearest_smaller_counts_in
+    assert smaller.api == "mixtral-8x7b-deepinfra"
     summary = render_memo(result).split("## Why")[0]
     assert "nearest smaller class" not in summary
     qwen3 = run({**workload, "model": {"name": "qwen3-235b-a22b", "precision": "fp8"}})

@@ -119,6 +119,23 @@ def test_an_api_price_of_a_catalog_model_has_its_size(tmp_path: Path) -> None:
         load_knowledge_from(knowledge_with(tmp_path, "api_prices", shrink))
 
 
+def test_the_prices_of_one_size_stand_in_up_to_one_size(tmp_path: Path) -> None:
+    """A 70B class whose bound (72B, the Qwen counted in) only some prices carry would compare the 72B Qwen
+    with the cheapest of those alone and call the others another, smaller model: refused at load."""
+
+    def unbound(data: dict[str, Any]) -> None:
+        del next(a for a in data["apis"] if a["id"] == "llama-3.3-70b-scaleway")["stands_in_up_to_params_b"]
+
+    with pytest.raises(KnowledgeError) as refused:
+        load_knowledge_from(knowledge_with(tmp_path, "api_prices", unbound))
+    assert str(refused.value) == (
+        f"{tmp_path / 'knowledge' / 'api_prices.yaml'}: the hosted 70B prices stand in up to different sizes "
+        "(70B: llama-3.3-70b-scaleway; 72B: llama-3-70b-hosted, llama-3.1-70b-deepinfra, "
+        "llama-3.3-70b-deepinfra, llama-3.3-70b-together, llama-3.3-70b-ionos, llama-3.3-70b-ovhcloud): give "
+        "each of them the same stands_in_up_to_params_b"
+    )
+
+
 def test_an_eu_hosted_api_price_names_where_that_is_stated(tmp_path: Path) -> None:
     def unsourced(data: dict[str, Any]) -> None:
         del next(a for a in data["apis"] if a["id"] == "llama-3.3-70b-ionos")["location_source"]

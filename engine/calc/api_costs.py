@@ -168,7 +168,6 @@ def _costs(
     smaller = nearest_smaller(priced, params_b, active_params_b, reasoning)
     if compared is not None and not undercuts_a_larger(compared, smaller, params_b):
         smaller = None
-    counted = smaller is not None and class_counts_in(priced, smaller, params_b)
     return tuple(
         _cost(
             p,
@@ -177,7 +176,6 @@ def _costs(
             listed(p, compared) or p is cheaper,
             cheaper is p,
             p is smaller,
-            p is smaller and counted,
         )
         for p in priced
     )
@@ -187,13 +185,12 @@ def nearest_smaller(
     priced: Sequence[_Priced], params_b: float, active_params_b: float, reasoning: bool
 ) -> _Priced | None:
     """Where no price stands in for the workload's model, or a larger model's does and costs more
-    (``undercuts_a_larger``): the cheapest admitted hosted price of the
-    largest class below it that takes its requests (a 72B model whose own class at or above is all
-    excluded or too short is shown the 70B class's), so that the memo names what an API would cost at
-    the nearest size the catalog admits, as another and smaller model. Below means smaller in all
-    parameters: a mixture of experts too large in total but too small in active parameters is neither.
-    A reasoning model is told only of reasoning models' prices, and the other way round (as KNB021 and
-    KNB022 keep the comparison's)."""
+    (``undercuts_a_larger``): the cheapest admitted hosted price of the largest class below it that takes its
+    requests (a 100B model whose classes above are all excluded or too short is shown the 70B class's, whose
+    prices stand in up to 72B), so that the memo names what an API would cost at the nearest size the catalog
+    admits, as another and smaller model. Below means smaller in all parameters: a mixture of experts too
+    large in total but too small in active parameters is neither. A reasoning model is told only of reasoning
+    models' prices, and the other way round (as KNB021 and KNB022 keep the comparison's)."""
     below = [
         p
         for p in priced
@@ -215,29 +212,17 @@ def nearest_smaller(
 
 
 def undercuts_a_larger(compared: _Priced, smaller: _Priced | None, params_b: float) -> bool:
-    """Beside a larger model's price that stands in (Llama 3.1 405B for the 72B Qwen, whose 70B class price
-    takes shorter requests), the nearest smaller class's price that costs less is named too, never
-    compared: a 70B model at a fifth of the 405B's price is the reader's call to try."""
+    """Beside a larger model's price that stands in (Llama 3.1 405B for a 100B model), the nearest smaller
+    class's price that costs less is named too, never compared: a 70B model at a fifth of the 405B's price
+    is the reader's call to try."""
     larger = whole_billions(compared.listing.api.model_params_b or 0.0) > whole_billions(params_b)
     return larger and smaller is not None and smaller.usd_per_month < compared.usd_per_month
-
-
-def class_counts_in(priced: Sequence[_Priced], smaller: _Priced, params_b: float) -> bool:
-    """A price of ``smaller``'s size is sourced to stand in up to the workload's size (the documents' 70B
-    price for the 72B Qwen, ``stands_in_up_to_params_b``), though it is excluded or takes shorter
-    requests: the workload is counted into that class, and the summary names ``smaller``."""
-    size = smaller.listing.api.model_params_b
-    return any(
-        p.listing.api.model_params_b == size
-        and whole_billions(p.listing.api.largest_stood_in_for or 0.0) >= whole_billions(params_b)
-        for p in priced
-    )
 
 
 def cheaper_same_size(priced: Sequence[_Priced], compared: _Priced | None) -> _Priced | None:
     """The cheapest admitted price of another hosted model of the compared price's size that costs less
     (``ApiCost.cheaper_same_size``), where the comparison takes the workload's own model's price or a
-    class price that stands in for a larger model (the documents' 70B price for the 72B Qwen), so that a
+    class price that stands in for a larger model (a 70B price for the 72B Qwen), so that a
     cheaper model of that size is not left out of the memo: switching models is the reader's call, not
     the comparison's. Where the compared price stands in as the nearest larger class, every admitted
     price of its size stands in too, and the comparison took the cheapest."""
@@ -267,7 +252,6 @@ def _cost(
     shown: bool,
     cheaper: bool,
     smaller: bool,
-    counted_in: bool,
 ) -> ApiCost:
     listing, monthly = priced.listing, priced.usd_per_month
     api, factor = listing.api, listing.price_factor
@@ -305,7 +289,6 @@ def _cost(
         listed=shown,
         cheaper_same_size=cheaper,
         nearest_smaller=smaller,
-        nearest_smaller_counts_in=counted_in,
     )
 
 

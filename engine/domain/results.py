@@ -182,9 +182,6 @@ class ApiCost(ResultModel):
     more: the cheapest admitted price of the largest smaller class that takes its requests (another,
     smaller model: no bound for the workload's). Set whatever the rules say of the API; the memo shows it
     only where none rules the API out."""
-    nearest_smaller_counts_in: bool = False
-    """A price of that class is sourced to stand in up to the workload's size (the documents' 70B price
-    for the 72B Qwen): the memo's summary names it, not only the APIs section."""
     cheaper_same_size: bool = False
     """The cheapest admitted price of another hosted model of the compared price's size, where it costs
     less than the compared price of the workload's own model, or of a class price that stands in for a

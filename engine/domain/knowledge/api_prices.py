@@ -4,6 +4,7 @@ the requests the product takes (knowledge/api_prices.yaml)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -198,3 +199,22 @@ class ApiPrice(Sourced, Translated):
     def largest_stood_in_for(self) -> float | None:
         """The largest open model this price stands in for."""
         return self.stands_in_up_to_params_b or self.model_params_b
+
+
+def class_bound_problems(apis: Iterable[ApiPrice], where: str) -> list[str]:
+    """Every hosted open-weights price of one model size stands in up to the same size
+    (``stands_in_up_to_params_b``): a size class counts a larger model in for all its prices or for none,
+    so the comparison takes the class's cheapest admitted price and never names a class some of whose
+    prices count the model in and others do not. ``where``: the file, for the messages."""
+    bounds: dict[float, dict[float, list[str]]] = {}
+    for api in apis:
+        if api.model_params_b is not None:
+            by_bound = bounds.setdefault(api.model_params_b, {})
+            by_bound.setdefault(api.largest_stood_in_for or api.model_params_b, []).append(api.id)
+    return [
+        f"{where}: the hosted {size:g}B prices stand in up to different sizes ("
+        + "; ".join(f"{bound:g}B: {', '.join(ids)}" for bound, ids in sorted(by_bound.items()))
+        + "): give each of them the same stands_in_up_to_params_b"
+        for size, by_bound in sorted(bounds.items())
+        if len(by_bound) > 1
+    ]

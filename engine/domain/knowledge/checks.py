@@ -10,6 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.choices import INTERCONNECTS, LOAD_PATTERNS, PRECISIONS, SCHEDULES
+from gpu_advisor.engine.domain.knowledge.api_prices import class_bound_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.cost_checks import cost_default_problems
 from gpu_advisor.engine.domain.knowledge.entries import Citation, Offer
@@ -23,6 +24,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
         *offer_references(knowledge, directory),
         *spot_notice_problems(knowledge, directory),
         *api_price_references(knowledge, directory),
+        *class_bound_problems(knowledge.api_prices.apis, str(directory / "api_prices.yaml")),
         *serverless_references(knowledge, directory),
         *calibration_references(knowledge, directory),
         *incomplete_tables(knowledge, directory),
