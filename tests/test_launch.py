@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, EXAMPLES_DIR, run
+from helpers import EVALUATED_ON, EXAMPLES_DIR, NO_API_POLICY, run
 
 from gpu_advisor import api
 from gpu_advisor.cli import main
@@ -148,7 +148,9 @@ def test_the_engines_flags(
 
 def test_the_memo_gives_the_decisions_replica_its_command() -> None:
     batch = yaml.safe_load((EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8"))
-    result = run(batch)
+    # Managed APIs ruled out by the company's policy: DeepInfra's Llama 3.3 70B API, which stands in for
+    # the 72B Qwen, would be decided otherwise, and an API decision names no command.
+    result = run(batch, policy_dir=NO_API_POLICY)
     assert (result.decision.deployment, result.decision.gpu) == ("dedicated_cloud", "b200")
     memo = render_memo(result)
     # The 16-bit checkpoint holds the exact 72.71 billion parameters x 2 bytes: 145.42 GB, said as 145 GB.

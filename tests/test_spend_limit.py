@@ -4,7 +4,7 @@ warns where the cheapest self-hosted route standing, serverless or dedicated, co
 
 from __future__ import annotations
 
-from helpers import run
+from helpers import NO_API_POLICY, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -22,11 +22,13 @@ RAG = {
     "personal_data": True,
     "company_country": "AT",
 }
-"""An Austrian public-sector RAG service, decided on Runpod Serverless B200 workers."""
+"""An Austrian public-sector RAG service, decided on Runpod Serverless B200 workers where the company's
+policy rules managed APIs out (``NO_API_POLICY``): a 70B price hosted in the EU, which stands in for its
+72B Qwen, would be decided otherwise."""
 
 
 def test_a_serverless_peak_over_runpods_default_spend_limit_is_flagged() -> None:
-    result = run(RAG)
+    result = run(RAG, policy_dir=NO_API_POLICY)
     option = result.serverless_option
     assert option is not None and option.serverless is not None
     assert (result.decision.deployment, option.provider, option.gpus) == ("serverless", "runpod", 13)
@@ -76,7 +78,7 @@ def test_a_dedicated_runpod_rental_over_the_limit_is_flagged() -> None:
 
 def test_a_peak_under_the_limit_is_not_flagged() -> None:
     # A tenth of the load: 2 kept warm and at most a few more, under $80 an hour.
-    result = run({**RAG, "requests_per_day": 8_000})
+    result = run({**RAG, "requests_per_day": 8_000}, policy_dir=NO_API_POLICY)
     option = result.serverless_option
     assert option is not None and option.provider == "runpod" and option.gpus * 8.64 < 80
     assert "PRV014" not in result.fired_rules
