@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from helpers import flat, run
+from test_business_critical_mixed_fleet import CHAT as CRITICAL_CHAT
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -202,22 +203,7 @@ def test_with_devops_capacity_an_hourly_rental_is_released_outside_the_paid_hour
 
 # The citizens' chat of test_business_critical_mixed_fleet.py, not business-critical: with DevOps capacity
 # a mix of 2 reserved and up to 8 hourly L40S at OVHcloud ($6,957 a month) is decided.
-CHAT: dict[str, Any] = {
-    "name": "buergerservice-chat",
-    "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
-    "requests_per_day": 1_000_000,
-    "avg_input_tokens": 900,
-    "avg_output_tokens": 250,
-    "load_pattern": "variable",
-    "schedule": "always",
-    "latency_sensitive": True,
-    "personal_data": True,
-    "personal_data_region": "eu",
-    "company_country": "DE",
-    "input_vat_recoverable": False,
-    "on_premises_required": False,
-    "model_stable": True,
-}
+CHAT: dict[str, Any] = {**CRITICAL_CHAT, "business_critical": False}
 
 
 def test_around_the_clock_a_team_without_devops_capacity_gets_no_fleet_that_follows_the_load() -> None:
