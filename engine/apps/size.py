@@ -315,7 +315,7 @@ def judged(
                 p, load, sizing, kv_held_rate(knowledge, figures, fits[gpu], p, load, sizing), begun
             )
             for gpu, p in performances.items()
-            if (begun := run_start_in_window(knowledge, figures, load, p)) is not None
+            if (begun := run_start_in_window(knowledge, figures, load, p, sizing)) is not None
         }
     if request.gpu is not None and request.gpu not in performances:
         held = f"the weights and one request of {tokens[0] + tokens[1]:,} tokens"
@@ -351,6 +351,7 @@ def judged(
             firings += [firing for fact in facts for firing in session.assert_fact(fact)]
             # A batch: whether a run's replicas finish a request in its window on some GPU, as recommend
             # judges it.
-            start = batch_start_fact(knowledge, figures, sized.load, *tokens)
+            band = sizing.estimate_error_taken_off if sizing is not None else 0.0
+            start = batch_start_fact(knowledge, figures, sized.load, *tokens, band)
             firings += session.assert_fact(start) if start is not None else []
     return plans, performances, firings

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import math
 
+from gpu_advisor.engine.calc.batch_run import run_hours
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.options import ThroughputAlone
 
 
 def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
     """The plan with only the replicas the peak (or the batch's window) needs: what its spares cost is
-    its bill less this one's. A batch's day of work then runs longer on the fewer replicas."""
+    its bill less this one's. A batch's day of work then runs longer on the fewer replicas, each with
+    more of its requests (``batch_run.run_hours``)."""
     replicas = plan.replicas - plan.spare_replicas
     lean = plan._replace(
         replicas=replicas,
@@ -26,7 +28,7 @@ def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
         return lean
     longer = plan.replicas / replicas
     return lean._replace(
-        hours_per_day_running=plan.hours_per_day_running * longer,
+        hours_per_day_running=_run_hours(plan, replicas),
         utilization=min(1.0, plan.utilization * longer),
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak * longer,
         service=plan.service._replace(replicas=replicas),
@@ -35,7 +37,8 @@ def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
 
 def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
     """A batch plan run on every replica the rented instances hold: whole instances that hold more
-    replicas than the plan needs finish the day's work sooner on them, and bill fewer hours."""
+    replicas than the plan needs finish the day's work sooner on them, each with fewer of its requests,
+    and bill fewer hours."""
     if plan.hours_per_day_running is None or replicas_hosted <= plan.replicas:
         return plan
     share = plan.replicas / replicas_hosted
@@ -48,9 +51,15 @@ def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
         gpus_for_peak=working * plan.cards_per_replica,
         utilization=plan.utilization * share,
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
-        hours_per_day_running=plan.hours_per_day_running * share,
+        hours_per_day_running=_run_hours(plan, replicas_hosted),
         service=plan.service._replace(replicas=replicas_hosted),
     )
+
+
+def _run_hours(plan: ReplicaPlan, replicas: int) -> float:
+    """A batch ``plan``'s run on ``replicas`` replicas sharing its requests."""
+    rps = plan.requests_per_second_per_replica
+    return run_hours(plan.run_requests, plan.roofline, plan.batch, rps, replicas)
 
 
 def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:

@@ -5,9 +5,11 @@ A service is sized for its peak with headroom: the busiest minutes may fill at m
 error band is taken off (the estimate overstates published measurements by up to the band's top). A rule
 may add spare replicas beyond that (``add_spare_replica``); a workload's ``min_replicas`` sets the least.
 
-A batch is work, not a load: the day's requests at full throughput take some replica-hours, and as many
-replicas run as finish them within the batch's window. It runs saturated while it runs, so no headroom
-applies; the error band still does, so that the window holds if the estimate is optimistic. Its replicas
+A batch is work, not a load: the day's requests are shared among as many replicas as finish them within
+the batch's window, each replica's run its waves of as many as it holds at once (``calc.batch_run``): not
+shorter than one request's time at that number, however high the full batch's throughput. It runs
+saturated while it runs, so no headroom applies; the error band still does, so that the window holds if
+the estimate is optimistic. Its replicas
 run full at the batch their KV cache holds at the requests' own length, so a count below the usual one
 (the light load's, ``GpuFit.gpus_for_light_load``) carries it at that count's throughput where that does
 the work on fewer cards.
@@ -19,7 +21,8 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.batch_window import batch_window_replicas, run_start_in_window, serves_in_window
+from gpu_advisor.engine.calc.batch_run import fits_window, run_hours, run_requests, window_replicas
+from gpu_advisor.engine.calc.batch_window import run_start_in_window
 from gpu_advisor.engine.calc.count_limits import below_usual_count, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
@@ -31,10 +34,10 @@ from gpu_advisor.engine.calc.policy import (
     shortfall_alone,
     usable_rate,
 )
-from gpu_advisor.engine.calc.request_times import lone_request_seconds, request_times
+from gpu_advisor.engine.calc.request_times import request_times
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import SizingFigures
-from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
+from gpu_advisor.engine.calc.traffic import ServiceTime
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
@@ -114,6 +117,8 @@ class ReplicaPlan(NamedTuple):
     spread_runs: bool = False
     """A batch: its replicas on rented instances placed so that the loss of any one leaves those the
     window needs (``Sizing.spread_runs``, ``listings.price_plan``)."""
+    run_requests: int = 0
+    """A batch: a run's requests, shared among its replicas (``batch_run.run_requests``); 0: a service."""
 
     @property
     def start_hours(self) -> float:
@@ -121,21 +126,9 @@ class ReplicaPlan(NamedTuple):
         return self.weights_load_hours + self.engine_start_hours
 
 
-def _for_peak(
-    rps: float,
-    within: float | None,
-    load: Load,
-    sizing: Sizing,
-    held: float | None = None,
-    start: float = 0.0,
-    alone: float = 0.0,
-) -> int:
-    """The replicas the peak (or the batch's work in what its run's start, ``start`` hours, leaves of its
-    window, for replicas whose lone request takes ``alone`` seconds) needs, spares aside; ``within``: the
-    rate per replica within the latency targets (``rate_within_targets``); ``held``: at most this rate
-    (``ReplicaPlan.rate_kv_holds``)."""
-    if load.served_in_paid_hours:
-        return max(1, math.ceil(batch_window_replicas(rps, load, sizing, start, alone)))
+def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held: float | None = None) -> int:
+    """The replicas a service's peak needs, spares aside; ``within``: the rate per replica within the
+    latency targets (``rate_within_targets``); ``held``: at most this rate (``ReplicaPlan.rate_kv_holds``)."""
     return max(1, math.ceil(load.peak_requests_per_second / usable_rate(rps, within, sizing, held)))
 
 
@@ -161,9 +154,12 @@ def _count_order(
         shortfall = shortfall_alone(performance, sizing.choosing_cards())
         within = rate_within_targets(performance, sizing)
     cards = performance.cards
-    rate, start = performance.requests_per_second, sum(starts[cards])
-    alone = lone_request_seconds(performance.roofline)
-    for_peak = _for_peak(rate, within, load, sizing, held[cards], start, alone) * cards
+    if load.served_in_paid_hours:
+        rps, start = performance.requests_per_second, sum(starts[cards])
+        window = window_replicas(load, sizing, performance.roofline, performance.batch, rps, start)
+        for_peak = max(1, math.ceil(window)) * cards
+    else:
+        for_peak = _for_peak(performance.requests_per_second, within, load, sizing, held[cards]) * cards
     refused = figures.refuses_tensor_split(performance.tensor_parallel)
     return shortfall, refused, for_peak, held[cards] is not None, cards
 
@@ -203,11 +199,14 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
     the throughput estimate): the rate, the rate within the latency targets and the output tokens scale
     by it, a request's time in flight by its inverse, and the replicas follow; the cards per replica and
     the step times (the latencies shown) stay the estimate's. None for a batch whose replicas, that much
-    slower, finish no request in the window their start leaves (``batch_window.serves_in_window``)."""
+    slower, fit no request in the window their start leaves (``batch_run.window_replicas``)."""
     if factor == 1.0:
         return plan
     service = plan.service.scaled(factor)
-    if load.served_in_paid_hours and not serves_in_window(load, plan.start_hours, service.alone):
+    rps = plan.requests_per_second_per_replica * factor
+    if load.served_in_paid_hours and not fits_window(
+        load, sizing, plan.roofline, plan.batch, rps, plan.start_hours
+    ):
         return None
     within, held = plan.rate_within_targets_per_replica, plan.rate_kv_holds
     # The weights' load at each batch run's start does not depend on the throughput: it stays billed.
@@ -218,7 +217,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         plan.decode_bound,
         plan.roofline,
         plan.pipeline_stages,
-        plan.requests_per_second_per_replica * factor,
+        rps,
         plan.output_tokens_per_second_per_replica * factor,
         service,
         None if within is None else within * factor,
@@ -250,15 +249,17 @@ def _planned(
     """A replica's plan from its rate (and, for a service, its rate within the latency targets) at
     ``load``: the replicas and how busy they are are the only parts that depend on the load and the
     rate. ``start``: a batch run's weights' load and engine start, billed with each run."""
+    requests = 0
     if load.served_in_paid_hours:
-        work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-        window = batch_window_replicas(rps, load, sizing, sum(start), service.alone)
+        requests = run_requests(load)
+        window = window_replicas(load, sizing, roofline, batch, rps, sum(start))
         for_peak = for_throughput = max(1, math.ceil(window))
         uncapped = 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
-        running = work_seconds / replicas / SECONDS_PER_HOUR
-        hours_running: float | None = running
-        at_peak = running / load.hours_per_day
+        # The replicas share the requests; the fullest one's waves are the run (``batch_run``). The
+        # throughput share is the work at full throughput over what the replicas deliver in the window.
+        hours_running: float | None = run_hours(requests, roofline, batch, rps, replicas)
+        at_peak = load.average_requests_per_second / rps / replicas
         average_share = at_peak * load.served_share_of_paid_hours
         peak_rate: float | None = None
     else:
@@ -309,6 +310,7 @@ def _planned(
         spares_asked=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
         spread_runs=sizing.spread_runs,
+        run_requests=requests,
     )
 
 
@@ -373,7 +375,7 @@ def plans_by_gpu(
         starts = {
             p.cards: start
             for p in candidates
-            if (start := run_start_in_window(knowledge, figures, load, p)) is not None
+            if (start := run_start_in_window(knowledge, figures, load, p, sizing)) is not None
         }
         in_window = starts.keys()
         if given is None:

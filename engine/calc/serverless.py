@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.batch_window import batch_window_replicas, serves_in_window
+from gpu_advisor.engine.calc.batch_run import fits_window, run_hours, run_requests, window_replicas
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
 from gpu_advisor.engine.calc.cold_start import ColdStart, cold_start
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
@@ -205,7 +205,8 @@ def serves_within_window(
     if not load.served_in_paid_hours:
         return True
     cold = instance_cold_start(knowledge, product, plan, workload).seconds
-    return serves_in_window(load, cold / SECONDS_PER_HOUR, plan.service.alone)
+    rps = plan.requests_per_second_per_replica
+    return fits_window(load, workload.sizing, plan.roofline, plan.batch, rps, cold / SECONDS_PER_HOUR)
 
 
 class ProductMonth(NamedTuple):
@@ -264,13 +265,15 @@ def product_month(
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
     work_hours = work_per_day * days
     if load.served_in_paid_hours:
-        # The window left after each instance's cold start holds the work, as a rental's after its start.
-        alone = plan.service.alone
-        needed = batch_window_replicas(instance_rps, load, sizing, cold / SECONDS_PER_HOUR, alone)
+        # The window left after each instance's cold start holds the run, as a rental's after its start:
+        # each of an instance's replicas its share of the requests (``batch_run``).
+        per_instance, rps = size // plan.cards_per_replica, plan.requests_per_second_per_replica
+        roofline, batch = plan.roofline, plan.batch
+        needed = window_replicas(load, sizing, roofline, batch, rps, cold / SECONDS_PER_HOUR, per_instance)
         instances = max(1, math.ceil(needed)) + spare
-        month = batch_month(load, instance_rps, instances, product, cold, days)
-        running = work_per_day / instances
-        share = running / load.hours_per_day
+        running = run_hours(run_requests(load), roofline, batch, rps, instances * per_instance)
+        month = batch_month(instances * running, instances, product, cold, days)
+        share = work_per_day / instances / load.hours_per_day
         return ProductMonth(month, size, instances, spare, 0, instance_rps, parts, work_hours, share, running)
     # An instance of several replicas carries each one's rate within the latency targets, the headroom
     # and what its KV cache holds.

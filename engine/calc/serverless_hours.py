@@ -340,14 +340,13 @@ def _kept_month(
 
 
 def batch_month(
-    load: Load, instance_rps: float, instances: int, product: ServerlessProduct, cold: float, days: float
+    running: float, instances: int, product: ServerlessProduct, cold: float, days: float
 ) -> Month:
-    """A batch's month: its work at full throughput, and per instance and day one start and one idle
-    timeout (with the increment's rounding)."""
-    work = load.average_requests_per_second * load.hours_per_day / instance_rps
+    """A batch's month: its instances' runs (``running`` instance-hours a day, ``batch_run.run_hours``
+    each), and per instance and day one start and one idle timeout (with the increment's rounding)."""
     tail = product.idle_timeout_seconds + product.billing_increment_seconds / 2
     return Month(
-        busy=work * days,
+        busy=running * days,
         idle=instances * tail / SECONDS_PER_HOUR * days,
         cold=instances * cold / SECONDS_PER_HOUR * days,
         starts=instances * days,

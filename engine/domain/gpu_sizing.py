@@ -108,7 +108,11 @@ class GpuSizing(ResultModel):
     """The peak over what the replicas deliver by the estimate (a batch: its work over its window's)."""
     spare_replicas: int | None = None
     hours_per_day_running: float | None = None
-    """A batch: the hours a day its replicas run."""
+    """A batch: the hours a day its replicas run: the fullest replica's share of the requests in waves of
+    as many as it holds at once (``batch_run.run_hours``)."""
+    run_start_hours: float | None = None
+    """A batch: the start each run's replicas take before they serve (the weights' load and the engine's
+    start), which the window holds beside the run (``batch_window.run_start``)."""
     time_to_first_token_ms: float | None
     """At the peak on the replicas sized for it, spares aside (a batch: a lone prompt's prefill)."""
     time_to_first_token_tail_ms: float | None = None

@@ -17,10 +17,16 @@ from gpu_advisor.engine.rulebook.batch_start_facts import BatchStartFact
 
 
 def batch_start_fact(
-    knowledge: Knowledge, figures: SizingFigures, load: Load, input_tokens: int, output_tokens: int
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    load: Load,
+    input_tokens: int,
+    output_tokens: int,
+    band: float = 0.0,
 ) -> BatchStartFact | None:
-    """The fact of a batch whose model some GPU holds; None for a service, or where no GPU holds a
-    replica (DEP015 and the sizing table say so)."""
+    """The fact of a batch whose model some GPU holds, its request taken ``band`` longer (the estimate's
+    error band, ``Sizing.estimate_error_taken_off``); None for a service, or where no GPU holds a replica
+    (DEP015 and the sizing table say so)."""
     if not load.served_in_paid_hours:
         return None
     performances = candidate_performances(knowledge, figures, input_tokens, output_tokens)
@@ -38,7 +44,8 @@ def batch_start_fact(
     return BatchStartFact(
         window_hours=load.hours_per_day,
         window_seconds=load.hours_per_day * SECONDS_PER_HOUR,
-        serves_in_window=serves_in_window(load, weights + engine, alone),
+        serves_in_window=serves_in_window(load, weights + engine, alone, band),
+        error_band=band,
         start_seconds=(weights + engine) * SECONDS_PER_HOUR,
         weights_load_seconds=weights * SECONDS_PER_HOUR,
         weights_load_gb_per_second=knowledge.serverless.weights_load_gb_per_second,

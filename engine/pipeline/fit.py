@@ -204,7 +204,8 @@ def judge_gpus(
         # A batch: whether a run's replica finishes a request in its window on some GPU (no count is
         # planned whose replicas finish none after their start, ``calc.batch_window``).
         tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
-        start = batch_start_fact(knowledge, capacity.figures, capacity.load, *tokens)
+        band = capacity.sizing.estimate_error_taken_off if capacity.sizing is not None else 0.0
+        start = batch_start_fact(knowledge, capacity.figures, capacity.load, *tokens, band)
         if start is not None:
             with evaluator.session() as session:
                 firings = (*firings, *session.assert_fact(start))

@@ -21,8 +21,11 @@ class BatchStartFact(Fact):
     """The window a run has: the workload's ``batch_window_hours``, within its schedule's hours."""
     window_seconds: float
     serves_in_window: bool
-    """The soonest replica's start and one request alone on it take less than the window
-    (``batch_window.serves_in_window``); the counts whose own replicas do are planned."""
+    """The soonest replica's start and one request alone on it, taken ``error_band`` longer, take less
+    than the window (``batch_window.serves_in_window``); the counts whose own replicas do are planned."""
+    error_band: float = 0.0
+    """The estimate's error band the replicas are planned to keep the window with
+    (``Sizing.estimate_error_taken_off``)."""
     start_seconds: float
     """Its start: the weights' load and the engine's start, on ``cards`` × ``gpu``."""
     weights_load_seconds: float

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.engine.apps.check.proposal_latency import proposed_performance
+from gpu_advisor.engine.calc.batch_run import run_hours, run_requests
 from gpu_advisor.engine.calc.batch_window import run_start, serves_in_window
 from gpu_advisor.engine.calc.request_times import lone_request_seconds
 from gpu_advisor.engine.calc.roofline import Roofline
@@ -72,17 +73,19 @@ def batch_facts(
 def proposed_run_hours(
     fit: GpuFit | None, gpus: int | None, per_replica: int | None, evaluation: Evaluation
 ) -> float | None:
-    """The hours a batch run takes on ``gpus`` proposed cards, replicas of ``per_replica`` cards each, at
-    the estimated throughput of such a replica (whole replicas: cards beyond the last one idle); None for
-    a service or where the cards hold no replica."""
+    """The hours a batch run takes on ``gpus`` proposed cards, replicas of ``per_replica`` cards each
+    sharing its requests (whole replicas: cards beyond the last one idle), each replica's share in waves
+    of as many as it holds at once (``batch_run.run_hours``); None for a service or where the cards hold
+    no replica."""
     load = evaluation.capacity.load
     if fit is None or not gpus or not per_replica or gpus < per_replica or not load.served_in_paid_hours:
         return None
     replica = proposed_replica(fit, per_replica, evaluation)
     if replica is None:
         return None
-    requests_per_run = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
-    return requests_per_run / (gpus // per_replica * replica[0]) / SECONDS_PER_HOUR
+    # The replicas share the run's requests, each working through its share in waves (``batch_run``).
+    rps, roofline = replica
+    return run_hours(run_requests(load), roofline, roofline.max_batch, rps, gpus // per_replica)
 
 
 def proposed_replica(fit: GpuFit, per_replica: int, evaluation: Evaluation) -> tuple[float, Roofline] | None:

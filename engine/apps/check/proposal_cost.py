@@ -222,12 +222,14 @@ def proposal_cost(
                 run = plan
 
                 def hours_on(hosted: int) -> float:
-                    # A batch's run on every replica the instances hold takes that much less time.
+                    # A batch's run on every replica the instances hold: each with fewer of its requests.
                     if run.hours_per_day_running is None:
                         return hours
-                    shorter = run._replace(
-                        hours_per_day_running=run.hours_per_day_running * replicas / hosted
-                    )
+                    fit = gpu_fit(offer.gpu, evaluation)
+                    running = proposed_run_hours(fit, hosted * per_replica, per_replica, evaluation)
+                    if running is None:
+                        running = run.hours_per_day_running * replicas / hosted
+                    shorter = run._replace(hours_per_day_running=running)
                     return offer_hours(knowledge, offer, shorter, paid, days)
 
                 loss = instance_loss(rental, terms, at_peak, hours_on)
