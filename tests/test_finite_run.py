@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_advisor.engine.calc.batch_run import requests_in_window, run_hours, run_seconds
 from gpu_advisor.engine.calc.finite_run import (
     all_at_once_seconds,
     open_loop_seconds,
@@ -91,3 +92,23 @@ def test_an_open_loop_run_is_never_shorter_than_working_through_it_at_once() -> 
     assert run_requests_per_second(ROOFLINE, 250, point(45.0, saturated=True), rate=60.0) == pytest.approx(
         250 / 5.495
     )
+
+
+def test_a_batch_replica_fits_full_waves_then_the_largest_partial_one() -> None:
+    """``batch_run``: a wave of n takes 0.0209 n + 0.09 s (n prefills of 20 ms, 9 steps of 10 + 0.1 n
+    ms). In 5 s: two full waves (4.36 s), and of the 0.64 s left a wave of 26 (0.6334 s), not 27
+    (0.6543 s)."""
+    rate = 100 / 2.18
+    assert requests_in_window(ROOFLINE, 100, rate, 5.0) == 226
+    assert run_seconds(ROOFLINE, 226, 100, rate) == pytest.approx(4.36 + 0.6334)
+    # A lone request takes 0.1109 s: a shorter window fits none.
+    assert requests_in_window(ROOFLINE, 100, rate, 0.1108) == 0
+    assert requests_in_window(ROOFLINE, 100, rate, 0.1109 + 1e-9) == 1
+    # Half the rate (a scenario's drawn error) doubles every wave: one full (4.36 s) and one of 11
+    # (2 x 0.3199 s = 0.6398 s) in 5 s.
+    assert requests_in_window(ROOFLINE, 100, rate / 2, 5.0) == 111
+    assert run_seconds(ROOFLINE, 111, 100, rate / 2) == pytest.approx(4.36 + 0.6398)
+    # Fewer requests than the batch holds still take a whole wave: 50 take 1.135 s, not 50 / 45.87 a
+    # second = 1.09 s; 226 over three replicas, 76 on the fullest, 1.6784 s.
+    assert run_seconds(ROOFLINE, 50, 100, rate) == pytest.approx(1.135)
+    assert run_hours(226, ROOFLINE, 100, rate, 3) * 3600 == pytest.approx(0.0209 * 76 + 0.09)
