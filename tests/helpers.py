@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import math
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,10 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.calc.performance import replica_performance
+from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.rulebook.durable import Evaluator
@@ -288,3 +292,24 @@ def room_for(full_context_requests: int) -> Knowledge:
     return knowledge.model_copy(
         update={"throughput": throughput.model_copy(update={"concurrency": concurrency})}
     )
+
+
+def run_waves(requests: int, replicas: int, batch: int) -> tuple[int, int]:
+    """The fullest replica's share of a batch run's ``requests``, whole, shared among ``replicas`` that
+    each hold ``batch`` at once: its full waves and the requests of its last, partial wave (0: none)."""
+    return divmod(math.ceil(requests / replicas), batch)
+
+
+def wave_seconds(
+    in_flight: int, model: str, precision: str, gpu: str, cards: int, tokens: tuple[int, int], context: int = 8192
+) -> float:
+    """``in_flight`` requests of ``tokens`` (input, output) started together on one replica of ``cards`` ×
+    ``gpu`` (a catalog ``model`` under vLLM): they finish together, after ``in_flight`` over the replica's
+    estimated rate at that batch (a wave's prefills and every decode step of them all)."""
+    knowledge = load_knowledge()
+    shape = next(m for m in knowledge.models.models if m.id == model)
+    figures = size_model(knowledge, shape.params_b, shape.params_b, precision, shape, context)
+    fit = next(f for f in figures.fits if f.gpu == gpu)
+    performance = replica_performance(knowledge, figures, fit, *tokens, cards=cards)
+    assert performance is not None
+    return in_flight / performance.roofline.requests_per_second(in_flight)

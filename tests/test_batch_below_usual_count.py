@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from helpers import run_waves, wave_seconds
+
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.performance import replica_performance
@@ -21,6 +23,8 @@ from gpu_advisor.engine.domain.workload import validate_workload
 
 EVALUATED_ON = dt.date(2026, 12, 4)
 GIB = 2**30
+L4_REPLICA = ("qwen2.5-7b", "bf16", "l4", 1, (900, 8))
+"""One L4 a replica of the nightly classification, as ``helpers.wave_seconds`` takes it."""
 
 NIGHTLY: dict[str, Any] = {
     "name": "nightly-5m-classification",
@@ -58,23 +62,35 @@ def test_the_batch_runs_on_48_single_l4_replicas_not_76_cards_over_pcie() -> Non
     row = next(g for g in result.sizing.gpus if g.gpu == "l4")
     rate = row.requests_per_second_per_replica
     assert rate == pytest.approx(5.2076, abs=1e-4)
-    # The day's 5,000,000 requests within 6 hours at the rate over 1.0606 (the error band's top): 47.15
-    # replicas, 48; each runs 5,000,000 / 48 / 5.2076 s = 5.56 hours.
+    # A full wave of 49 takes 49 / 5.2076 = 9.409 s. The run's start (15.23 GB at 2.5 GB/s and vLLM's
+    # 21.8 s: 27.9 s) leaves 21,572.1 s of the 6 hours, 20,338.9 s for the run over 1.06063 (the error
+    # band's top): 2,161 full waves (20,333.6 s) and in the 5.3 s left a wave of 26 (5.19 s; 27 take
+    # 5.38 s), 105,915 requests a replica. 5,000,000 / 105,915 = 47.2 replicas: 48.
     policy = result.sizing_policy
     assert policy is not None and policy.estimate_error_taken_off == pytest.approx(0.0606, abs=1e-4)
-    needed = 5_000_000 * (1 + policy.estimate_error_taken_off) / rate / (6 * 3600)
-    assert needed == pytest.approx(47.15, abs=0.01)
+    assert row.run_start_hours is not None and round(row.run_start_hours * 3600, 1) == 27.9
+    seconds = (6 * 3600 - row.run_start_hours * 3600) / (1 + policy.estimate_error_taken_off)
+    full = 49 / rate
+    waves = math.floor(seconds / full)
+    left = seconds - waves * full
+    assert (waves, round(left, 1)) == (2161, 5.3)
+    assert wave_seconds(26, *L4_REPLICA) <= left < wave_seconds(27, *L4_REPLICA)
+    assert math.ceil(5_000_000 / (waves * 49 + 26)) == 48
     assert (row.cards_per_replica, row.replicas, row.gpus_total, row.concurrent_requests) == (1, 48, 48, 49)
-    assert (
-        row.hours_per_day_running == pytest.approx(5_000_000 / 48 / rate / 3600) == pytest.approx(5.556, 1e-3)
-    )
+    # Each replica runs its 104,167 requests (5,000,000 / 48, whole) 49 at a time: 2,125 full waves and
+    # one of 42, which takes 8.13 s (42 over the replica's rate at a batch of 42): 5.556 hours.
+    assert run_waves(5_000_000, 48, 49) == (2125, 42)
+    assert round(wave_seconds(42, *L4_REPLICA), 2) == 8.13
+    assert row.hours_per_day_running == pytest.approx(
+        (2125 * full + wave_seconds(42, *L4_REPLICA)) / 3600
+    ) == pytest.approx(5.556, 1e-3)
     assert (row.below_usual_count, row.kv_held_sequences, row.kv_held_requests_per_second) == (
         True,
         None,
         None,
     )
     assert row.not_recommended_by == ()
-    # OVHcloud bills the L4 by the hour, EUR 0.75 ($0.87): 6 hours a run (5.56 and the weights' load),
+    # OVHcloud bills the L4 by the hour, EUR 0.75 ($0.87): 6 hours a run (5.556 and the 27.9 s start),
     # every day of the month's 30.42: 48 x 0.87 x 182.52 = $7,622 (76 cards of 2-card replicas: $12,068).
     ovh = next(o for o in result.options if (o.provider, o.offer) == ("ovhcloud", "l4"))
     assert (ovh.gpus_rented, ovh.billed_hours_per_month) == (48, pytest.approx(6 * 30.42))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from helpers import run
+from helpers import run, run_waves, wave_seconds
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.common.errors import InputError
@@ -254,10 +254,15 @@ def test_size_shows_a_batch_as_hours_run_and_a_request_s_whole_time() -> None:
     text = CliRunner().invoke(main, args, env={"COLUMNS": "200"}).stdout
     data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
     h100 = next(g for g in data["gpus"] if g["gpu"] == "h100-sxm")
-    # 200,000 requests at 17.4 a second on one replica: 3.18 hours of the 8-hour window.
-    assert h100["hours_per_day_running"] == pytest.approx(
-        200_000 / h100["requests_per_second_per_replica"] / 3600
-    )
+    # 200,000 requests on one replica that holds 218 at once: 917 full waves of 12.68 s (218 over its
+    # 17.19 requests/s) and one of 94, 5.48 s: 3.23 hours of the 8-hour window.
+    rate = h100["requests_per_second_per_replica"]
+    assert (h100["replicas"], h100["concurrent_requests"], round(rate, 2)) == (1, 218, 17.19)
+    assert run_waves(200_000, 1, 218) == (917, 94)
+    last = wave_seconds(94, "llama-3.1-8b", "bf16", "h100-sxm", 1, (2000, 5))
+    assert round(last, 2) == 5.48
+    assert h100["hours_per_day_running"] == pytest.approx((917 * 218 / rate + last) / 3600)
+    assert round(h100["hours_per_day_running"], 2) == 3.23
     assert (
         "Load: a batch of 200,000 requests a day, done within 8 h (6.94 requests/s if spread over them)"
         in text

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import EVALUATED_ON, flat, invoke, provider_policy, run
+from helpers import EVALUATED_ON, flat, invoke, provider_policy, run, run_waves, wave_seconds
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -29,6 +29,9 @@ NIGHTLY: dict[str, Any] = {
     "batch_window_hours": 6,
     "business_critical": True,
 }
+
+B200_REPLICA = ("llama-3.1-70b", "fp8", "b200", 1, (1_500, 400))
+"""One B200 a replica, as ``helpers.wave_seconds`` takes it."""
 
 PROPOSAL = """\
 workload:
@@ -56,17 +59,31 @@ def b200_row(workload: dict[str, Any]) -> Any:
 
 
 def test_the_window_s_replicas_and_one_more() -> None:
-    """The day's work is 600,000 requests over one replica's rate; the window needs what finishes it in
-    6 hours with the estimate's error band taken off, and the spare is one more."""
+    """The day's work is 600,000 requests shared among the replicas; the window needs as many as finish
+    them in what each run's start leaves of 6 hours with the estimate's error band taken off, and the
+    spare is one more."""
     r = run(NIGHTLY)
     assert "SIZ035" in r.fired_rules
     row = next(row for row in r.sizing.gpus if row.gpu == "b200")
-    work_hours = 600_000 / row.requests_per_second_per_replica / 3600
-    window = math.ceil(work_hours * (1 + r.sizing_policy.estimate_error_taken_off) / 6)
+    # The start (141.1 GB at 2.5 GB/s and vLLM's 21.8 s: 78.24 s) leaves 21,521.8 s, 20,291.4 s over
+    # 1.06063: 797 full waves of 158 at 25.452 s (158 over the rate), 125,926 requests, and the 6.31 s
+    # left hold no wave (one request alone takes 6.52 s). 600,000 / 125,926 = 4.76: 5 replicas.
+    assert row.run_start_hours is not None and round(row.run_start_hours * 3600, 2) == 78.24
+    error = r.sizing_policy.estimate_error_taken_off
+    seconds = (6 * 3600 - row.run_start_hours * 3600) / (1 + error)
+    full = 158 / row.requests_per_second_per_replica
+    assert (row.concurrent_requests, round(full, 3), round(seconds, 1)) == (158, 25.452, 20_291.4)
+    waves = math.floor(seconds / full)
+    assert waves == 797 and seconds - waves * full < wave_seconds(1, *B200_REPLICA)
+    window = math.ceil(600_000 / (waves * 158))
     assert window == 5
     assert (row.replicas, row.spare_replicas) == (window + 1, 1)
-    # The same work over one replica more: each runs a sixth of it.
-    assert row.hours_per_day_running == pytest.approx(work_hours / 6)
+    # The same work over one replica more: each runs a sixth of it, 100,000 requests, 632 full waves and
+    # one of 144 (23.68 s): 16,109.2 s.
+    assert run_waves(600_000, 6, 158) == (632, 144)
+    six = 632 * full + wave_seconds(144, *B200_REPLICA)
+    assert row.hours_per_day_running == pytest.approx(six / 3600)
+    assert round(six, 1) == 16_109.2
 
 
 def test_no_spare_where_the_batch_is_not_business_critical_or_sets_its_replicas() -> None:
@@ -81,29 +98,38 @@ def test_no_spare_where_the_batch_is_not_business_critical_or_sets_its_replicas(
 
 
 def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
-    """RunPod's community B200 at $5.98 an hour, billed by the second: six replicas run the same work as
+    """RunPod's community B200 at $5.98 an hour, billed by the second: six replicas run the same requests as
     five, each loading the 16-bit checkpoint (141.1 GB at 2.5 GB/s, 56 s) and starting vLLM (21.8 s) before
     its run and each run's seconds rounded up, so the spare adds about one start a day and nothing else."""
     spare, lean = run(NIGHTLY), run({**NIGHTLY, "business_critical": False})
     assert spare.sizing.sixteen_bit_checkpoint_gb == 141.1
-    work_hours = (
-        600_000 / next(g for g in spare.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica / 3600
-    )
+    full = 158 / next(g for g in spare.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
+    # Six replicas run 100,000 requests each (632 full waves and one of 144), five 120,000 (759 full
+    # waves and one of 78, 15.55 s): 16,109.2 s and 19,333.5 s.
+    assert run_waves(600_000, 5, 158) == (759, 78)
+    runs = {
+        6: 632 * full + wave_seconds(144, *B200_REPLICA),
+        5: 759 * full + wave_seconds(78, *B200_REPLICA),
+    }
+    assert {replicas: round(seconds, 1) for replicas, seconds in runs.items()} == {6: 16_109.2, 5: 19_333.5}
 
     def runpod(r: Any) -> Any:
         return next(o for o in r.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "b200"))
 
     def bill(replicas: int) -> float:
-        seconds_a_day = math.ceil((work_hours / replicas + (141.1 / 2.5 + 21.8) / 3600) * 3600)
+        seconds_a_day = math.ceil(runs[replicas] + 141.1 / 2.5 + 21.8)
         return replicas * 5.98 * 30.42 * seconds_a_day / 3600
 
     with_spare, without = runpod(spare), runpod(lean)
     assert (with_spare.replicas, without.replicas) == (6, 5)
     assert with_spare.usd_per_month == pytest.approx(bill(6))
     assert without.usd_per_month == pytest.approx(bill(5))
-    # $3.89 a month: 30.42 days of about 77 s at $5.98 an hour, the 56.44 s weight load and the 21.8 s
-    # engine start, give or take what rounding each run's seconds up adds.
-    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(3.89, abs=0.005)
+    # $3.44 a month: 30.42 days of 68 s at $5.98 an hour: the spare's 78.24 s start (the 56.44 s weight
+    # load and the 21.8 s engine start), less the 12.0 s the six shares' waves take less than the five's
+    # (6 x 16,109.2 s against 5 x 19,333.5 s), and what rounding each run's seconds up adds.
+    assert 6 * math.ceil(runs[6] + 78.24) - 5 * math.ceil(runs[5] + 78.24) == 68
+    assert round(5 * runs[5] - 6 * runs[6], 1) == 12.0
+    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(3.44, abs=0.005)
 
 
 def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None:
@@ -252,9 +278,10 @@ def test_billed_by_the_whole_hour_the_spare_costs_an_hour_a_day(tmp_path: Path) 
 
 def test_a_stated_minimum_above_the_window_s_need_is_named_as_the_workload_s() -> None:
     memo = flat(render_memo(run({**NIGHTLY, "business_critical": False, "min_replicas": 6})))
+    # (78.24 s + 16,109.2 s) / 6 hours = 75 %.
     assert (
-        "6 replicas do a run's work in 4.5 hours each, 75 % of the window; the count keeps the window even "
-        "if the estimate is +6 % too high. 6 GPUs in all. "
+        "6 replicas do a run's work in 4.5 hours each; with their start before it (78 s), the run takes 75 % "
+        "of the window, and the count keeps the window even if the estimate is +6 % too high. 6 GPUs in all. "
         "The workload's min_replicas (6) runs one replica beyond the window's need: should a replica fail "
         "during a run, the others still finish the day's work within the window."
     ) in memo
