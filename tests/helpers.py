@@ -301,7 +301,13 @@ def run_waves(requests: int, replicas: int, batch: int) -> tuple[int, int]:
 
 
 def wave_seconds(
-    in_flight: int, model: str, precision: str, gpu: str, cards: int, tokens: tuple[int, int], context: int = 8192
+    in_flight: int,
+    model: str,
+    precision: str,
+    gpu: str,
+    cards: int,
+    tokens: tuple[int, int],
+    context: int = 8192,
 ) -> float:
     """``in_flight`` requests of ``tokens`` (input, output) started together on one replica of ``cards`` ×
     ``gpu`` (a catalog ``model`` under vLLM): they finish together, after ``in_flight`` over the replica's

@@ -81,9 +81,11 @@ def test_the_batch_runs_on_48_single_l4_replicas_not_76_cards_over_pcie() -> Non
     # one of 42, which takes 8.13 s (42 over the replica's rate at a batch of 42): 5.556 hours.
     assert run_waves(5_000_000, 48, 49) == (2125, 42)
     assert round(wave_seconds(42, *L4_REPLICA), 2) == 8.13
-    assert row.hours_per_day_running == pytest.approx(
-        (2125 * full + wave_seconds(42, *L4_REPLICA)) / 3600
-    ) == pytest.approx(5.556, 1e-3)
+    assert (
+        row.hours_per_day_running
+        == pytest.approx((2125 * full + wave_seconds(42, *L4_REPLICA)) / 3600)
+        == pytest.approx(5.556, 1e-3)
+    )
     assert (row.below_usual_count, row.kv_held_sequences, row.kv_held_requests_per_second) == (
         True,
         None,

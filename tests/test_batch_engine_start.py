@@ -155,7 +155,11 @@ def test_the_window_holds_the_run_and_its_start() -> None:
     assert round(start * 3600, 1) == round(141.1 / 2.5 + VLLM_START, 1)
     b200 = ("llama-3.1-70b", "fp8", "b200", 1, (2_000, 500))
     full = 120 / next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
-    assert (run_waves(17_750, 6, 120), run_waves(17_750, 5, 120), round(full, 3)) == ((24, 79), (29, 70), 28.371)
+    assert (run_waves(17_750, 6, 120), run_waves(17_750, 5, 120), round(full, 3)) == (
+        (24, 79),
+        (29, 70),
+        28.371,
+    )
     assert run_hours * 3600 == pytest.approx(24 * full + wave_seconds(79, *b200))
     assert round((run_hours + start) * 3600) == 780
     # Five replicas' run with the start: beyond the window.

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import TESTS_DIR, flat, invoke, knowledge_with, run
+from helpers import TESTS_DIR, flat, invoke, knowledge_with, run, wave_seconds
 
 from gpu_advisor import api
 from gpu_advisor.api import render_memo
@@ -248,12 +248,24 @@ def test_the_serverless_start_break_even_searches_past_the_window() -> None:
     assert serverless is not None and serverless.serverless is not None
     assert (serverless.provider, serverless.gpu) == ("runpod", "l40s")
     assert round(serverless.serverless.cold_start_seconds, 1) == 36.9
+    # Each of the month's 30.42 runs bills its request alone (a run of one request is one wave: 6.85 s),
+    # the 36.95 s cold start, the 5 s idle timeout and half a second of rounding: 0.4166 hours at $1.908,
+    # $0.795. Scaleway's L40S bills a minute a run, $0.864: the $0.070 between them is 4.3 s a start.
+    lone = wave_seconds(1, "llama-3.1-8b", "fp32", "l40s", 1, (300, 150))
+    assert round(lone, 2) == 6.85
+    assert serverless.hours_per_day_running == pytest.approx(lone / 3600)
+    hours = (lone + serverless.serverless.cold_start_seconds + 5.5) * 30.42 / 3600
+    assert serverless.billed_hours_per_month == pytest.approx(hours)
+    assert serverless.usd_per_month == pytest.approx(hours * 1.908)
+    (rival,) = [o for o in result.options if (o.provider, o.offer) == ("scaleway", "l40s-48g")]
+    assert round(rival.usd_per_month, 3) == 0.864
+    assert round((rival.usd_per_month - serverless.usd_per_month) / (30.42 * 1.908 / 3600), 1) == 4.3
     (dep018,) = [f.message for f in result.findings if f.rule_id == "DEP018"]
     assert (
-        "(more where its starts take longer: with about 11 s more a start it bills as much as the other "
+        "(more where its starts take longer: with about 4 s more a start it bills as much as the other "
         "route;" in dep018
     )
-    assert window - serverless.serverless.cold_start_seconds > 11
+    assert window - serverless.serverless.cold_start_seconds > 4
 
 
 def test_a_replica_on_one_instance_reads_all_the_weights() -> None:

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from helpers import EVALUATED_ON, read_example
+from helpers import EVALUATED_ON, NO_API_POLICY, read_example, run_waves, wave_seconds
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.batch_start_up import start_up_break_even
@@ -17,13 +16,8 @@ from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import render_memo
 
 NIGHTLY_BATCH = Path(__file__).resolve().parents[1] / "examples" / "nightly-batch.yaml"
-OWN_WEIGHTS = {
-    **read_example(NIGHTLY_BATCH),
-    "model": {"name": "qwen2.5-72b", "precision": "fp8", "custom_weights": True},
-}
-"""The nightly batch on its own FP8 weights, which no API serves (DEP005): the rental is decided (the
-example itself goes to DeepInfra's Llama 3.3 70B, cheaper than the rental), and its own checkpoint is the
-72.7 GB it runs in, not the published 16-bit one."""
+"""Run with managed APIs ruled out (``helpers.NO_API_POLICY``): the example itself goes to DeepInfra's
+Llama 3.3 70B, cheaper than the rental whose start-up these tests are about."""
 PER_SECOND, PER_MINUTE, WHOLE_HOURS = 1, 60, None
 INCREMENTS = {"best": PER_SECOND, "lambda": PER_MINUTE, "ovh": WHOLE_HOURS}
 
@@ -144,16 +138,34 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
 
     from gpu_advisor.cli import main
 
-    workload = yaml.safe_dump(OWN_WEIGHTS)
-    text = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload).output
-    # 6.736 running hours a run, and each run's start: the 72.7 GB own FP8 weights at 2.5 GB/s (29.1 s) and
-    # vLLM's 21.8 s, 50.9 s; (6.736 h + 50.9 s) x 22 runs = 148.5 billed hours a month at $23.92, $3,552
-    # (one-card replicas of a dense 72B: no all-reduces; the bandwidth share of 0.86 sets their decode
-    # steps, 499 a request after the prompt's pass yields its first token, the compute share of 0.58 their
-    # prefills).
+    text = (
+        CliRunner()
+        .invoke(main, ["recommend", str(NIGHTLY_BATCH), "--as-of", "2026-11-30", "--policy", NO_API_POLICY])
+        .output
+    )
+    # 148.7 billed hours a month at $23.92 and vLLM's 21.8 s start a run, $3,557 (one-card replicas of a
+    # dense 72B: no all-reduces; the bandwidth share of 0.86 sets their decode steps, 499 a request after the
+    # prompt's pass yields its first token, the compute share of 0.58 their prefills). Each of the 4
+    # replicas runs 100,000 requests, 117 at once: 854 full waves of 28.373 s and one of 82, 22.175 s:
+    # 6.7369 hours. Modal's 4 instances run as long on 22 workdays, 592.84 hours, with 88 cold starts of
+    # 80.97 s (1.98 hours) and 88 idle timeouts of 60 s and half a second of rounding (1.48 hours): 596.30
+    # hours at $6.2496, $3,726.65.
+    r = recommend(
+        validate_workload(read_example(NIGHTLY_BATCH), "nightly"), EVALUATED_ON, policy_dir=NO_API_POLICY
+    )
+    row = next(g for g in r.sizing.gpus if g.gpu == "b200")
+    assert (row.replicas, row.concurrent_requests, run_waves(400_000, 4, 117)) == (4, 117, (854, 82))
+    last = wave_seconds(82, "qwen2.5-72b", "fp8", "b200", 1, (2000, 500))
+    full = 117 / row.requests_per_second_per_replica
+    assert (round(full, 3), round(last, 3)) == (28.373, 22.175)
+    modal = next(o for o in r.options if (o.provider, o.offer) == ("modal", "functions"))
+    assert modal.serverless is not None and round(modal.serverless.cold_start_seconds, 2) == 80.97
+    hours = 4 * (854 * full + last) / 3600 * 22 + 88 * (modal.serverless.cold_start_seconds + 60.5) / 3600
+    assert round(hours, 2) == 596.30 and modal.billed_hours_per_month == pytest.approx(hours)
+    assert round(hours * 6.2496, 2) == round(modal.usd_per_month, 2) == 3726.65
     assert (
-        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,552 a "
-        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,722 a month "
+        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a "
+        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,727 a month "
         "with its cold starts. From about 19.3 minutes of start-up a run beyond that counted, the latter "
         "bills less; time your instances' start and the engine's before you choose. Its cold starts are "
         "floors (the platform's start, the weights' load and the engine's start, each at its best): with "
@@ -168,7 +180,9 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
     the hours would not give the month. The nightly batch's result with its best option and its rival
     made spot, the rival a Vast.ai spot listing (the template's reading of them; the pipeline's spot
     pricing is tested apart)."""
-    r = recommend(validate_workload(OWN_WEIGHTS, "nightly"), EVALUATED_ON)
+    r = recommend(
+        validate_workload(read_example(NIGHTLY_BATCH), "nightly"), EVALUATED_ON, policy_dir=NO_API_POLICY
+    )
     assert r.best_option is not None and r.batch_start_up is not None and r.spot_interruption_overhead == 0.05
     spot = r.model_copy(
         update={
@@ -186,9 +200,9 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
         }
     )
     assert (
-        "the recommended rental (4 × b200) bills $23.92 an hour ($3,552 a month for the runs and their "
+        "the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a month for the runs and their "
         "starts as counted above, which counts 5 % more hours for work redone after interruptions), vast "
-        "spot (4 × b200) $30.00 an hour ($3,722 a month, which counts 5 % more hours for work redone after "
+        "spot (4 × b200) $30.00 an hour ($3,727 a month, which counts 5 % more hours for work redone after "
         "interruptions)."
     ) in " ".join(render_memo(spot).split())
     # A rival rented by the hour has no cold starts to call floors.

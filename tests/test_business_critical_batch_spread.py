@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import EVALUATED_ON, run
+import pytest
+from helpers import EVALUATED_ON, run, run_waves, wave_seconds
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -27,8 +28,18 @@ KYC: dict[str, Any] = {
     "personal_data": True,
     "company_country": "CH",
 }
-"""On H100 SXM the window needs 5 one-card replicas, 6 with SIZ035's spare; a day's work is 6 x 4.57897
-= 27.4738 replica-hours. On H200 it needs 4, 5 with the spare: 5 x 4.13084 = 20.6542 replica-hours."""
+"""On H100 SXM the window needs 5 one-card replicas, 6 with SIZ035's spare, each holding 67 requests at
+once (a full wave: 16.567 s); on H200 4, 5 with the spare, each holding 165 (30.672 s). A run's 400,000
+requests are shared among the replicas run, each working through its share in waves."""
+H100 = ("qwen2.5-32b", "fp8", "h100-sxm", 1, (2000, 300))
+H200 = ("qwen2.5-32b", "fp8", "h200", 1, (2000, 300))
+
+
+def run_hours(replicas: int, gpu: tuple[Any, ...], batch: int, full: float) -> float:
+    """The run on ``replicas`` one-card replicas of ``gpu`` that hold ``batch`` at once, a full wave taking
+    ``full`` seconds: the fullest one's full waves and its last, partial one."""
+    waves, rest = run_waves(400_000, replicas, batch)
+    return (waves * full + wave_seconds(rest, *gpu)) / 3600
 
 
 def option(result: Recommendation, offer: str) -> Option:
@@ -47,17 +58,26 @@ def test_the_replicas_of_a_business_critical_batch_survive_a_lost_instance() -> 
     assert [(i.gpus, i.count) for i in best.instances] == [(8, 2)]
     assert (best.gpus_rented, best.replicas, best.spare_replicas) == (16, 16, 1)
     assert best.replicas_on_fullest_instance == 8
-    # 27.4738 / 16 = 1.71712 hours a run, 0.00728 to load the weights and 0.00606 for vLLM's start: 103.83
-    # minutes, billed as 104 by the minute on 30.42 days: 52.728 hours, x 16 cards x $3.672966 = $3,098.69 a
-    # month. Placed together on one instance: 8 cards for 207 minutes a run (104.949 hours a month),
-    # $3,083.79.
-    assert round(best.hours_per_day_running or 0.0, 5) == 1.71712
+    # 25,000 requests a replica: 373 full waves and one of 9 (6.36 s), 1.71826 hours a run, 0.00728 to
+    # load the weights and 0.00606 for vLLM's start: 103.90 minutes, billed as 104 by the minute on 30.42
+    # days: 52.728 hours, x 16 cards x $3.672966 = $3,098.69 a month. Placed together on one instance: 8
+    # cards of 50,000 requests each (746 full waves and one of 18), 3.43520 hours, 206.91 minutes, billed
+    # as 207 a run (104.949 hours a month), $3,083.79.
+    h100 = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
+    full = 67 / h100.requests_per_second_per_replica
+    assert (h100.concurrent_requests, round(full, 3)) == (67, 16.567)
+    assert (run_waves(400_000, 16, 67), round(wave_seconds(9, *H100), 2)) == ((373, 9), 6.36)
+    assert best.hours_per_day_running == pytest.approx(run_hours(16, H100, 67, full))
+    assert round(best.hours_per_day_running or 0.0, 5) == 1.71826
+    assert run_waves(400_000, 8, 67) == (746, 18) and round(run_hours(8, H100, 67, full), 5) == 3.43520
     assert round(best.billed_hours_per_month or 0.0, 3) == 52.728
     assert round(best.usd_per_month, 2) == 3_098.69
-    # The 4-card instances: m = 4 runs 9 on three (12 cards), 27.4738 / 12 + 0.00728 + 0.00606 = 2.30283
-    # hours, 139 minutes, 70.473 hours a month, x 12 x $3.70359 = $3,132.04 (two instances of four replicas,
-    # 8 cards, were priced before: a lost one left 4).
+    # The 4-card instances: m = 4 runs 9 on three (12 cards), 33,334 requests a replica (497 full waves and
+    # one of 35), 2.29016 + 0.00728 + 0.00606 = 2.30350 hours, 139 minutes, 70.473 hours a month, x 12 x
+    # $3.70359 = $3,132.04 (two instances of four replicas, 8 cards, were priced before: a lost one left 4).
     four = option(result, "h100-sxm-4-80g")
+    assert run_waves(400_000, 12, 67) == (497, 35)
+    assert four.hours_per_day_running == pytest.approx(run_hours(12, H100, 67, full))
     assert [(i.gpus, i.count) for i in four.instances] == [(4, 3)]
     assert (four.gpus_rented, four.replicas, four.replicas_on_fullest_instance) == (12, 12, 4)
     assert round(four.billed_hours_per_month or 0.0, 3) == 70.473
@@ -67,17 +87,27 @@ def test_the_replicas_of_a_business_critical_batch_survive_a_lost_instance() -> 
 def test_an_offer_that_bills_whole_hours_bills_the_added_cards_for_the_runs_hours() -> None:
     """OVHcloud's H200 comes in 8-card instances billed by the started hour. The window needs 4 replicas and
     the spare makes 5: at most 4 an instance, 8 run on two instances (16 cards), and the run uses all 16.
-    A run takes 20.6542 / 16 + 0.00728 + 0.00606 (the weights' load, vLLM's start) = 1.30423 hours, billed
-    as 2 on 30.42 days: 60.84 hours, x 16 x $6.09 (EUR 5.25 at the catalog's rate) = $5,928.25 a month.
-    Together on one instance, the 8 replicas' 2.59512 hours billed as 3: 91.26 hours x 8 x $6.09 =
-    $4,446.19. The added cards are billed for the hours the runs take, not the month's."""
-    h200 = option(run(KYC), "h200-1920")
+    A run of 25,000 requests a replica (151 full waves and one of 85) takes 1.29132 + 0.00728 + 0.00606
+    (the weights' load, vLLM's start) = 1.30465 hours, billed as 2 on 30.42 days: 60.84 hours, x 16 x
+    $6.09 (EUR 5.25 at the catalog's rate) = $5,928.25 a month. Together on one instance, the 8 replicas'
+    50,000 requests each (303 full waves and one of 5) take 2.58278 + 0.01334 = 2.59612 hours, billed as 3:
+    91.26 hours x 8 x $6.09 = $4,446.19. The added cards are billed for the hours the runs take, not the
+    month's."""
+    result = run(KYC)
+    row = next(g for g in result.sizing.gpus if g.gpu == "h200")
+    full = 165 / row.requests_per_second_per_replica
+    assert (row.concurrent_requests, round(full, 3)) == (165, 30.672)
+    assert (run_waves(400_000, 16, 165), run_waves(400_000, 8, 165)) == ((151, 85), (303, 5))
+    h200 = option(result, "h200-1920")
+    assert h200.hours_per_day_running == pytest.approx(run_hours(16, H200, 165, full))
+    assert round(h200.hours_per_day_running or 0.0, 5) == 1.29132
     assert [(i.gpus, i.count) for i in h200.instances] == [(8, 2)]
     assert (h200.gpus_rented, h200.replicas) == (16, 16)
     assert round(h200.billed_hours_per_month or 0.0, 2) == 60.84
     assert round(h200.usd_per_month, 2) == 5_928.25
     alone = option(run({**KYC, "business_critical": False}), "h200-1920")
     assert (alone.gpus_rented, alone.replicas, round(alone.billed_hours_per_month or 0.0, 2)) == (8, 8, 91.26)
+    assert round(alone.hours_per_day_running or 0.0, 5) == round(run_hours(8, H200, 165, full), 5) == 2.58278
     assert round(alone.usd_per_month, 2) == 4_446.19
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import EXAMPLES_DIR, read_example, run
+from helpers import EXAMPLES_DIR, read_example, run, wave_seconds
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -45,11 +45,26 @@ def test_kept_warm_instances_that_share_a_busy_service_serve_every_hour() -> Non
 
 
 def test_a_batch_serves_its_work_and_says_nothing_of_unused_throughput() -> None:
-    """A batch's instances run at full throughput until the work is done: serving hours are the work,
-    and the memo has no sentence on the difference."""
+    """A batch's instances run until their share of the work is done: serving hours are their runs, each
+    instance's share in waves of as many as it holds, the last one partial, a little over the work at
+    full throughput; the memo has no sentence on unused throughput."""
     r = run(read_example(EXAMPLES_DIR / "nightly-batch.yaml"))
     so = r.serverless_option
-    assert so is not None and so.serverless is not None
-    assert so.serverless.busy_hours_per_month == pytest.approx(so.serverless.work_hours_per_month)
+    assert so is not None and so.serverless is not None and so.hours_per_day_running is not None
+    b, row = so.serverless, next(g for g in r.sizing.gpus if g.gpu == so.gpu)
+    # 4 one-card instances run 100,000 requests each, 117 at once: 854 full waves and one of 82, 6.7369
+    # hours, on 22 workdays: 592.84 hours. At full throughput the 400,000 would take 592.79: the last
+    # wave's 82 take 22.17 s, not 82 / 4.1236 = 19.89 s.
+    assert (so.replicas, b.instance_gpus, row.concurrent_requests) == (4, 1, 117)
+    assert b.busy_hours_per_month == pytest.approx(4 * so.hours_per_day_running * 22)
+    assert round(so.hours_per_day_running, 4) == 6.7369
+    rate = row.requests_per_second_per_replica
+    assert b.work_hours_per_month == pytest.approx(400_000 / rate / 3600 * 22)
+    last = wave_seconds(82, "qwen2.5-72b", "fp8", "b200", 1, (2000, 500))
+    assert (round(last, 2), round(82 / rate, 2)) == (22.17, 19.89)
+    assert b.busy_hours_per_month - b.work_hours_per_month == pytest.approx(
+        4 * (last - 82 / rate) / 3600 * 22
+    )
+    assert (round(b.busy_hours_per_month, 2), round(b.work_hours_per_month, 2)) == (592.84, 592.79)
     assert not math.isclose(so.serverless.busy_hours_per_month, 0.0)
     assert "An instance counts as serving" not in render_memo(r)

@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, run_waves, wave_seconds
 
 from gpu_advisor.api import check
 from gpu_advisor.engine.apps.check.proposal_batch import restart_hours
@@ -51,12 +51,18 @@ def test_a_window_that_leaves_less_than_a_restart_is_warned() -> None:
     checked = check({"workload": REWRITE, "proposal": SPOT}, EVALUATED_ON)
     (item,) = [i for i in checked.results if i.rule_id == "PRC025"]
     assert item.status == "warn" and item.message is not None
-    # 1.85 h less the run's 1.813 h (400,000 requests on 12 replicas at 5.364 requests/s each with the
-    # exact 70.55 GB of weights, 1.726 h, plus 5 % redone) and its 78.2 s start leaves 0.94 minutes, said
-    # as 1; a restart takes
-    # 300 + 56.4 + 21.8 s, 6.3 minutes.
+    # 1.85 h less the run's 1.814 h (400,000 requests on 12 replicas of 2 H100, 33,334 each, 146 at once:
+    # 228 full waves of 27.221 s, 146 over 5.364 requests/s with the exact 70.55 GB of weights, and one of
+    # 46, 13.41 s: 1.728 h, plus 5 % redone) and its 78.2 s start leaves 0.85 minutes, said as 1; a restart
+    # takes 300 + 56.4 + 21.8 s, 6.3 minutes.
+    assert run_waves(400_000, 12, 146) == (228, 46)
+    last = wave_seconds(46, "llama-3.3-70b", "fp8", "h100-sxm", 2, (1_200, 400))
+    hours = (228 * 146 / 5.36354 + last) / 3600
+    assert (round(last, 2), round(hours, 3), round(hours * 1.05, 3)) == (13.41, 1.728, 1.814)
+    assert round(hours * 1.05 + (141.1 / 2.5 + 21.8) / 3600, 2) == 1.84
+    assert round((1.85 - hours * 1.05) * 60 - (141.1 / 2.5 + 21.8) / 60, 2) == 0.85
     assert item.message.startswith(
-        "On spot, a run of the day's work takes about 1.83 h of its 1.85-hour window (its start and the "
+        "On spot, a run of the day's work takes about 1.84 h of its 1.85-hour window (its start and the "
         "work redone after interruptions included), which leaves 1 minute. A replica whose instance is "
         "taken back serves again only once a new instance has launched, loaded the weights and started its "
         "engine: at least 6 minutes (5 to launch, the lead time AWS allows one, taken for every provider, "

@@ -5,10 +5,12 @@ window's own count is, and the memo says how long a run then takes."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 from pathlib import Path
 from typing import Any
 
-from helpers import EXAMPLES_DIR, provider_policy, run
+import pytest
+from helpers import EXAMPLES_DIR, provider_policy, run, run_waves, wave_seconds
 
 from gpu_advisor import api
 from gpu_advisor.engine.apps.check.run import check_document
@@ -26,13 +28,17 @@ NIGHT = {
     "batch_window_hours": 2,
     "schedule": "office_hours",
 }
+H100_PCIE = ("llama-3.1-8b", "bf16", "h100-pcie", 1, (300, 500))
+"""One H100 PCIe a replica of the night's batch, as ``helpers.wave_seconds`` takes it."""
 
 
 def test_a_spot_batch_gets_the_replica_its_redone_work_needs() -> None:
     """Vast's spot H100 PCIe, 17 replicas of one card: the day's work is 17 x 0.8705 = 14.80 windows of
-    one replica; with the estimate's error band (+6.06 %) taken off that is 15.70, so 16 keep the window on
-    demand, and with 5 % redone 16.48: 17, one added. A run then takes 1.74 hours, 87 % of the 2-hour
-    window; with the rework 1.83 hours, 91 %."""
+    one replica at full throughput. The start (28.2 s) leaves 6,762 s of the 2 hours for a run over 1.0606
+    (the error band's top): 231 full waves of 548 (29.195 s each) and a last one of 304 that fits in the
+    17.7 s left, 126,892 requests a replica, so 2,000,000 take 15.76, 16 replicas, on demand, and with 5 %
+    redone 16.55: 17, one added. A run then takes 1.74 hours (117,648 requests: 214 full waves and one of
+    376, 20.95 s), 87 % of the 2-hour window with its start; with the rework 1.83 hours, 92 %."""
     result = run(NIGHT)
     best = result.best_option
     assert best is not None and (best.provider, best.offer, best.pricing) == ("vast", "spot", "spot")
@@ -43,30 +49,60 @@ def test_a_spot_batch_gets_the_replica_its_redone_work_needs() -> None:
     assert round(work, 2) == 14.80
     assert (round(work * (1 + error), 2), round(work * (1 + error) * 1.05, 2)) == (15.70, 16.48)
     assert (best.replicas, best.rework_replicas) == (17, 1)
+    row = next(g for g in result.sizing.gpus if g.gpu == "h100-pcie")
+    full = 548 / row.requests_per_second_per_replica
+    assert row.run_start_hours is not None and round(row.run_start_hours * 3600, 1) == 28.2
+    seconds = (7200 - row.run_start_hours * 3600) / (1 + error)
+    waves = math.floor(seconds / full)
+    left = seconds - waves * full
+    assert (row.concurrent_requests, round(full, 3), waves, round(left, 1)) == (548, 29.195, 231, 17.7)
+    # The last wave's requests: the most whose wave fits in what the full ones leave.
+    fitted = waves * 548 + max(n for n in range(1, 548) if wave_seconds(n, *H100_PCIE) <= left)
+    assert fitted == 126_892
+    window = 2_000_000 / fitted
+    assert (round(window, 2), round(window * 1.05, 2)) == (15.76, 16.55)
+    assert run_waves(2_000_000, 17, 548) == (214, 376)
+    last = wave_seconds(376, *H100_PCIE)
     hours = best.hours_per_day_running
-    assert hours is not None and round(hours, 2) == 1.74
+    assert hours is not None and hours == pytest.approx((214 * full + last) / 3600)
+    assert (round(last, 2), round(hours, 2)) == (20.95, 1.74)
+    # (28.2 s + 1.7413 h x 1.05) / 2 h = 92 %.
+    assert round((row.run_start_hours + hours * 1.05) / 2, 2) == 0.92
     # The window holds with the rework and the error band together.
     assert best.capacity_utilization_at_peak * 1.05 * (1 + error) <= 1
     memo = " ".join(render_memo(result).split())
     assert (
         "On spot, about 5 % of the work is redone after interruptions: one replica more than the 16 the "
         "window needs without it keeps the window with that work; on the 17 replicas run, a run takes about "
-        "1.8 hours, 91 % of the window."
+        "1.8 hours, 92 % of the window with its start."
     ) in memo
     assert "bills whole instances" not in memo
 
 
 def test_a_spot_batch_whose_window_holds_the_rework_keeps_its_count() -> None:
-    """A 5-hour window: 7 replicas run 4.23 hours, 85 % of it; 0.8457 x 1.05 x 1.0606 = 0.942, within it."""
+    """A 5-hour window: 7 replicas run 4.23 hours (285,715 requests each: 521 full waves and one of 207),
+    85 % of it with the 28.2 s start; with 5 % redone 4.44 hours, 89 %, and the start and that run taken
+    1.0606 times as long, 0.943 of the window, within it."""
     result = run({**NIGHT, "batch_window_hours": 5})
     best = result.best_option
     assert best is not None and best.pricing == "spot"
     assert (best.replicas, best.rework_replicas) == (7, 0)
     assert round(best.capacity_utilization_at_peak * 1.05 * 1.0606, 3) == 0.942
+    full = 548 / next(g for g in result.sizing.gpus if g.gpu == "h100-pcie").requests_per_second_per_replica
+    assert run_waves(2_000_000, 7, 548) == (521, 207)
+    hours = best.hours_per_day_running
+    assert hours is not None and hours == pytest.approx((521 * full + wave_seconds(207, *H100_PCIE)) / 3600)
+    start = 28.224 / 3600
+    assert (round(hours, 2), round((start + hours) / 5, 2), round((start + hours * 1.05) / 5, 2)) == (
+        4.23,
+        0.85,
+        0.89,
+    )
+    assert round((start + hours * 1.05 * 1.0606) / 5, 3) == 0.943
     memo = " ".join(render_memo(result).split())
     assert (
         "On spot, about 5 % of the work is redone after interruptions: a run takes about 4.4 hours, 89 % of "
-        "the window."
+        "the window with its start."
     ) in memo
 
 
