@@ -11,7 +11,6 @@ import math
 from typing import Any
 
 import pytest
-
 from helpers import run_waves, wave_seconds
 
 from gpu_advisor.api import check, render_memo

@@ -8,7 +8,6 @@ import datetime as dt
 import math
 
 import pytest
-
 from helpers import run_waves, wave_seconds
 
 from gpu_advisor.api import render_memo
