@@ -314,7 +314,7 @@ def wave_seconds(
     estimated rate at that batch (a wave's prefills and every decode step of them all)."""
     knowledge = load_knowledge()
     shape = next(m for m in knowledge.models.models if m.id == model)
-    figures = size_model(knowledge, shape.params_b, shape.params_b, precision, shape, context)
+    figures = size_model(knowledge, shape.params_b, shape.active_params_b, precision, shape, context)
     fit = next(f for f in figures.fits if f.gpu == gpu)
     performance = replica_performance(knowledge, figures, fit, *tokens, cards=cards)
     assert performance is not None

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from helpers import REPO_ROOT, run
+from helpers import REPO_ROOT, run, run_waves, wave_seconds
 
 from gpu_advisor.api import size
 from gpu_advisor.cli import main
@@ -89,19 +90,29 @@ def test_replicas_follow_the_peak() -> None:
 
 
 def test_batch_is_sized_for_its_window_not_a_peak() -> None:
-    # 1,440,000 requests a day within the default 8-hour window: replicas enough to do the work in the
-    # window even if the estimate is 7.1 % high; they run work / replicas hours a day at the estimate.
+    # 1,440,000 requests a day within the default 8-hour window: each replica runs its share of them in
+    # waves of as many as it holds (the last one partial, at its own number's rate), and there are as many
+    # replicas as let the start and that run, taken the error band longer, end within the window; one
+    # fewer would not.
     batch = run({**MID_SIZE_1000_PER_MINUTE, "load_pattern": "batch"})
     assert (batch.load.peak_factor, batch.load.hours_per_day) == (1.0, 8.0)
     assert batch.load.average_requests_per_second == pytest.approx(1_440_000 / (8 * 3600))
     derate = 1 + highest_error(load_knowledge())
-    for row in batch.sizing.gpus:
-        if row.replicas is not None:
-            work_hours = 1_440_000 / row.requests_per_second_per_replica / 3600
-            assert row.replicas == max(1, math.ceil(work_hours * derate / 8))
-            assert row.spare_replicas == 0  # a batch gets no spare
-            assert row.hours_per_day_running == pytest.approx(work_hours / row.replicas)
-            assert row.hours_per_day_running <= 8 / derate
+    planned = [row for row in batch.sizing.gpus if row.replicas is not None]
+    assert planned
+    for row in planned:
+        replica = ("llama-3.1-70b", "bf16", row.gpu, row.cards_per_replica, (300, 150))
+
+        def run_hours(replicas: int, row: Any = row, replica: Any = replica) -> float:
+            waves, rest = run_waves(1_440_000, replicas, row.concurrent_requests)
+            full = row.concurrent_requests / row.requests_per_second_per_replica
+            return (waves * full + (wave_seconds(rest, *replica) if rest else 0.0)) / 3600
+
+        assert row.spare_replicas == 0  # a batch gets no spare
+        assert row.hours_per_day_running == pytest.approx(run_hours(row.replicas))
+        assert row.run_start_hours + row.hours_per_day_running * derate <= 8
+        if row.replicas > 1:
+            assert row.run_start_hours + run_hours(row.replicas - 1) * derate > 8
 
 
 def test_variable_load_needs_more_replicas_than_steady() -> None:
