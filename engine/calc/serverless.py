@@ -258,27 +258,24 @@ def product_month(
     the instances the load keeps busy through enough of the served hours run through all of them, at
     that price, as the provider bills them (``always_on_instances``; every hour, ``kept_every_hour``)."""
     load, sizing = workload.load, workload.sizing
-    instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
-    parts = instance_cold_start(knowledge, product, plan, workload)
-    cold = parts.seconds
+    per_instance = size // plan.cards_per_replica
+    instance_rps = per_instance * plan.requests_per_second_per_replica
+    cold = (parts := instance_cold_start(knowledge, product, plan, workload)).seconds
     days, spare = workload.days_per_month, sizing.spare_replicas
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
     work_hours = work_per_day * days
     if load.served_in_paid_hours:
-        # The window left after each instance's cold start holds the run, as a rental's after its start:
-        # each of an instance's replicas its share of the requests (``batch_run``).
-        per_instance, rps = size // plan.cards_per_replica, plan.requests_per_second_per_replica
-        roofline, batch = plan.roofline, plan.batch
-        needed = window_replicas(load, sizing, roofline, batch, rps, cold / SECONDS_PER_HOUR, per_instance)
+        # After each cold start, as after a rental's start, the replicas share the run (``batch_run``).
+        replica = (plan.roofline, plan.batch, plan.requests_per_second_per_replica)
+        needed = window_replicas(load, sizing, *replica, cold / SECONDS_PER_HOUR, per_instance)
         instances = max(1, math.ceil(needed)) + spare
-        running = run_hours(run_requests(load), roofline, batch, rps, instances * per_instance)
+        running = run_hours(run_requests(load), *replica, instances * per_instance)
         month = batch_month(instances * running, instances, product, cold, days)
         share = work_per_day / instances / load.hours_per_day
         return ProductMonth(month, size, instances, spare, 0, instance_rps, parts, work_hours, share, running)
     # An instance of several replicas carries each one's rate within the latency targets, the headroom
     # and what its KV cache holds.
     within, held = plan.rate_within_targets_per_replica, plan.rate_kv_holds
-    per_instance = size // plan.cards_per_replica
     capacity = usable_rate(
         instance_rps,
         None if within is None else within * per_instance,
