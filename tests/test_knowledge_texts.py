@@ -17,7 +17,7 @@ from test_languages import english_words
 from gpu_advisor.cli import main
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
-from gpu_advisor.engine.i18n.knowledge_texts import country_names, known_text
+from gpu_advisor.engine.i18n.knowledge_texts import country_words, known_text
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 AS_OF = "2026-11-30"
@@ -54,9 +54,9 @@ def test_every_quoted_knowledge_text_has_german(where: str, entry, field: str) -
 
 def test_every_cost_country_has_a_german_name() -> None:
     codes = [c.country for c in load_knowledge().cost_defaults.countries]
-    assert [code for code in codes if code not in country_names("de")] == []
-    assert country_names("de")["DE"] == "Deutschland" and country_names("de")["CH"] == "Schweiz"
-    assert country_names("en") == {}
+    assert [code for code in codes if code not in country_words("de")] == []
+    assert country_words("de")["DE"] == "Deutschland" and country_words("de")["CH"] == "Schweiz"
+    assert country_words("en") == {}
 
 
 def test_a_translation_of_a_field_that_is_not_text_is_refused_at_load(tmp_path: Path) -> None:

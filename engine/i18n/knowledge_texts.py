@@ -74,31 +74,23 @@ def known_text(lang: str, text: str) -> str:
 
 
 @cache
-def country_names(lang: str) -> dict[str, str]:
-    """ISO 3166 code -> the country's name in ``lang`` (empty for English: the knowledge base's names)."""
+def country_words(lang: str, section: str = "countries") -> dict[str, str]:
+    """ISO 3166 code -> the country as ``lang``'s messages word it in ``section`` (empty for English: the
+    knowledge base's names): ``countries``, its name; ``countries_after_in``, its name after "in" where
+    the language gives it an article there (German: "in den Niederlanden")."""
     if lang == "en":
         return {}
     data = read_yaml(TEMPLATES_DIR / "i18n" / f"{lang}.yaml") or {}
-    return {str(code): str(name) for code, name in (data.get("countries") or {}).items()}
+    return {str(code): str(name) for code, name in (data.get(section) or {}).items()}
 
 
 def country_name(lang: str, code: str, name: str) -> str:
     """The country ``code`` in ``lang``; ``name`` (the knowledge base's English name) where none is given."""
-    return country_names(lang).get(code, name)
+    return country_words(lang).get(code, name)
 
 
 ENGLISH_WITH_THE = frozenset({"GB", "NL", "UK", "US"})
 """Countries whose English name takes "the" in running text ("in the Netherlands")."""
-
-
-@cache
-def countries_after_in(lang: str) -> dict[str, str]:
-    """ISO 3166 code -> the country's name after "in" where ``lang`` gives it an article there (German:
-    "in den Niederlanden", the ``countries_after_in`` section of its messages)."""
-    if lang == "en":
-        return {}
-    data = read_yaml(TEMPLATES_DIR / "i18n" / f"{lang}.yaml") or {}
-    return {str(code): str(name) for code, name in (data.get("countries_after_in") or {}).items()}
 
 
 def country_after_in(lang: str, code: str, name: str) -> str:
@@ -106,4 +98,4 @@ def country_after_in(lang: str, code: str, name: str) -> str:
     the Netherlands or France")."""
     if lang == "en":
         return f"the {name}" if code in ENGLISH_WITH_THE else name
-    return countries_after_in(lang).get(code) or country_name(lang, code, name)
+    return country_words(lang, "countries_after_in").get(code) or country_name(lang, code, name)
