@@ -82,6 +82,17 @@ ONE_RTX_5090_AT_RUNPOD: dict[str, Any] = {
 """A proposal's fields for one RTX 5090 at RunPod's community cloud, on demand (add its name)."""
 
 
+GERMAN_PURCHASES_VAT: dict[str, Any] = {
+    "country": "DE",
+    "rate": 0.19,
+    "law": "§ 12(1) UStG",
+    "source": "Umsatzsteuergesetz (UStG) in der Fassung der Bekanntmachung vom 21. Februar 2005 "
+    "(BGBl. I S. 386) (2026-12-07), § 12(1) <https://www.gesetze-im-internet.de/ustg_1980/>",
+    "as_of": "2026-12-07",
+}
+"""``purchases_vat`` in a German company's JSON (recommend and check) where it cannot recover input VAT."""
+
+
 DE_AUTHORITY_OWN: dict[str, Any] = {
     "name": "de-authority-own",
     "model": {"name": "llama-3.3-70b", "precision": "fp8"},

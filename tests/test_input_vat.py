@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import DE_AUTHORITY_OWN, EXAMPLES_DIR, flat, invoke, read_example, run
+from helpers import DE_AUTHORITY_OWN, EXAMPLES_DIR, GERMAN_PURCHASES_VAT, flat, invoke, read_example, run
 
 from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
 from gpu_advisor.engine.domain.results import Option, Recommendation
@@ -258,14 +258,7 @@ def test_the_json_carries_the_field_and_the_rate(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["workload"]["input_vat_recoverable"] is False
-    assert data["purchases_vat"] == {
-        "country": "DE",
-        "rate": 0.19,
-        "law": "§ 12(1) UStG",
-        "source": "Umsatzsteuergesetz (UStG) in der Fassung der Bekanntmachung vom 21. Februar 2005 "
-        "(BGBl. I S. 386) (2026-12-07), § 12(1) <https://www.gesetze-im-internet.de/ustg_1980/>",
-        "as_of": "2026-12-07",
-    }
+    assert data["purchases_vat"] == GERMAN_PURCHASES_VAT
     assert data["own_hardware"]["costs"]["vat_rate"] == 0.19
 
 

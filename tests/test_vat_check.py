@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import invoke
+from helpers import GERMAN_PURCHASES_VAT, invoke
 
 WORKLOAD: dict[str, Any] = {
     "name": "de-authority",
@@ -66,14 +66,7 @@ def test_the_markdown_says_it_after_the_costs(tmp_path: Path) -> None:
 def test_the_json_carries_the_rate_and_the_cost_with_it(tmp_path: Path) -> None:
     (paid,) = json.loads(check(tmp_path, WORKLOAD, "--format", "json"))
     (net,) = json.loads(check(tmp_path, {**WORKLOAD, "input_vat_recoverable": True}, "--format", "json"))
-    assert paid["purchases_vat"] == {
-        "country": "DE",
-        "rate": 0.19,
-        "law": "§ 12(1) UStG",
-        "source": "Umsatzsteuergesetz (UStG) in der Fassung der Bekanntmachung vom 21. Februar 2005 "
-        "(BGBl. I S. 386) (2026-12-07), § 12(1) <https://www.gesetze-im-internet.de/ustg_1980/>",
-        "as_of": "2026-12-07",
-    }
+    assert paid["purchases_vat"] == GERMAN_PURCHASES_VAT
     assert net["purchases_vat"] is None
     # 8 cards x 176 paid hours x $6.88, and that with 19 % VAT.
     assert net["usd_per_month"] == pytest.approx(8 * 176 * 6.88, abs=0.01)

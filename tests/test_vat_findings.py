@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 from helpers import DE_AUTHORITY_OWN, flat, invoke, run
+from test_superseded_prices import KNB010_EXCLUDED
+from test_vat_check import PROPOSAL as AWS_P5_PROPOSAL
 
 READ_ON = dt.date(2026, 12, 7)
 OWN: dict[str, Any] = DE_AUTHORITY_OWN
@@ -27,15 +29,7 @@ def message(workload: dict[str, Any], rule: str) -> str:
 
 def test_kNB010_gives_the_listed_prices_and_says_so() -> None:
     assert message(OWN, "KNB010") == (
-        "The catalog keeps figures the documents quote beside the providers' own newer list prices of the "
-        "same GPU, pricing and instances; the provider no longer charges the older figure, so it is "
-        "excluded: aws p5-on-demand at $3.90 (2026-03-27), where p5-on-demand-2026-09 lists $6.88 "
-        "(2026-09-19); aws p5-reserved-1y at $2.10 (2026-03-27), where p5-reserved-1y-2026-09 lists $4.33 "
-        "(2026-09-25); aws p5-reserved-3y at $1.90 (2026-03-27), where p5-reserved-3y-2026-09 lists $2.97 "
-        "(2026-09-25); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
-        "$11.06 (2026-07-30); lambda on-demand at $2.99 (2026-03-27), where 1-gpu-plan lists $4.29 "
-        "(2026-09-20), 2-gpu-plan lists $4.19 (2026-09-20) and 4-gpu-plan lists $4.09 (2026-09-20) (each "
-        "as listed, without the 19 % VAT the prices here include)."
+        KNB010_EXCLUDED + " (each as listed, without the 19 % VAT the prices here include)."
     )
     # A company that recovers VAT reads the same figures, and nothing of VAT.
     recovered = message({**OWN, "input_vat_recoverable": True}, "KNB010")
@@ -89,16 +83,7 @@ def test_kNB018_gives_the_withdrawn_apis_listed_prices() -> None:
 def test_kNB011_in_check_gives_the_listed_price_and_the_one_the_checks_use(tmp_path: Path) -> None:
     document = {
         "workload": {key: value for key, value in RENTED.items() if key != "business_critical"},
-        "proposal": {
-            "name": "eight H100 at AWS",
-            "deployment": "dedicated_cloud",
-            "provider": "aws",
-            "offer": "p5-on-demand",
-            "gpu": "h100-sxm",
-            "gpus": 8,
-            "pricing": "on_demand",
-            "region": "us-east-1",
-        },
+        "proposal": AWS_P5_PROPOSAL,
     }
     path = tmp_path / "proposal.yaml"
     path.write_text(yaml.safe_dump(document), encoding="utf-8")
