@@ -227,3 +227,42 @@ def test_around_the_clock_a_team_without_devops_capacity_gets_no_fleet_that_foll
         "stopping them with the day's load takes an autoscaler or a schedule that the team, without DevOps "
         "capacity, would have to build and run (PRC038)."
     ) in summary
+
+
+# A steady 70B service of its own in working hours, busy in every paid hour (DEP024's premise holds).
+BUSY_70B: dict[str, Any] = {
+    "name": "busy-70b",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": 300,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": False,
+    "company_country": "DE",
+    "devops_capacity": False,
+}
+
+
+def test_an_endpoint_that_follows_the_load_by_itself_is_weighed_on_its_price_without_devops() -> None:
+    """DEP024 had set Hugging Face's endpoint aside (2 instances kept, up to 5 at the peak, $10,300.25) as
+    a rental at serverless prices, for a three-year AWS reservation at $17,357.41 that PRC037 warns of:
+    without DevOps capacity the rentals are kept every hour, and the endpoint is the one route that
+    follows the load. With DevOps capacity a rental released each evening costs less, and DEP024 holds."""
+    result = run(BUSY_70B)
+    assert "DEP024" not in result.fired_rules and "DEP018" in result.fired_rules
+    assert (result.decision.deployment, result.decision.usd_per_month) == (
+        "serverless",
+        pytest.approx(10_300.25, abs=0.005),
+    )
+    capable = run({**BUSY_70B, "devops_capacity": True})
+    assert "DEP024" in capable.fired_rules
+    best = capable.best_option
+    assert best is not None
+    assert (capable.decision.deployment, best.provider, best.offer, round(best.usd_per_month, 2)) == (
+        "dedicated_cloud",
+        "runpod",
+        "community",
+        4736.16,
+    )

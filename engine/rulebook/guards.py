@@ -8,8 +8,9 @@ cannot fire on a placeholder 0 because its author forgot the guard. In a proposa
 
 from __future__ import annotations
 
+from gpu_advisor.engine.rulebook.condition import Condition
 from gpu_advisor.engine.rulebook.facts import guards
-from gpu_advisor.engine.rulebook.schema import Condition, Rule
+from gpu_advisor.engine.rulebook.schema import Rule
 
 
 def fields_read(conditions: tuple[Condition, ...]) -> list[str]:
