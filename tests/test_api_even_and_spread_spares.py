@@ -84,6 +84,45 @@ def test_dep011_calls_the_routes_even_within_five_percent(
         assert ("another model" in text) is not same_model
 
 
+@pytest.mark.parametrize(
+    ("same_model", "lang", "said"),
+    [
+        (
+            False,
+            "en",
+            "so the API is the cheaper route while it may be used. The API's price is another model's, "
+            "standing in for the workload's: keeping the workload's own model, as the self-hosted route "
+            "does, costs $389 a month more (12 % of the API's price), to weigh against the change of model.",
+        ),
+        (
+            False,
+            "de",
+            "daher ist die API der günstigere Weg, solange sie genutzt werden darf. Der Preis der API ist "
+            "der eines anderen Modells, der für den des Workloads einsteht: Beim Modell des Workloads zu "
+            "bleiben, wie es der selbst betriebene Weg tut, kostet 389 $ pro Monat mehr (12 % des Preises "
+            "der API), abzuwägen gegen den Wechsel des Modells.",
+        ),
+        (True, "en", "so the API is the cheaper route while it may be used."),
+    ],
+)
+def test_dep011_says_what_keeping_the_model_costs_beside_a_stand_in_s_price(
+    same_model: bool, lang: str, said: str
+) -> None:
+    """Beyond the noise too: the nightly example's API (Llama 3.3 70B at $3,168.00) stands in for Qwen2.5
+    72B, which the self-hosted route runs for $3,556.94, $388.94 (12.3 %) more."""
+    text = message(
+        "DEP011",
+        "api",
+        lang,
+        requests_per_schedule_day=400_000.0,
+        api_usd_per_month=3168.0,
+        self_hosted_usd_per_month=3556.94,
+        api_same_model=same_model,
+        **DETAILS,
+    )
+    assert text.endswith(said)
+
+
 def test_dep011_s_even_routes_in_german() -> None:
     text = message(
         "DEP011",
