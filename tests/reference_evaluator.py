@@ -12,11 +12,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from gpu_advisor.engine.rulebook.condition import Condition
 from gpu_advisor.engine.rulebook.durable import Firing, fact_payload
 from gpu_advisor.engine.rulebook.facts import Fact
 from gpu_advisor.engine.rulebook.guards import effective_when
-from gpu_advisor.engine.rulebook.schema import Rulebook
+from gpu_advisor.engine.rulebook.schema import Condition, Rulebook
 
 OPERATORS = {
     "eq": operator.eq,
@@ -52,8 +51,7 @@ class ReferenceEvaluator:
                 continue
             if rule.is_check:
                 firings.append(Firing(rule.id, data, applicability=True))
-            excepted = bool(rule.unless) and all(self.holds(c, data) for c in rule.unless)
-            if all(self.holds(c, data) for c in effective_when(rule)) and not excepted:
+            if all(self.holds(c, data) for c in effective_when(rule)):
                 firings.append(Firing(rule.id, data))
         return firings
 

@@ -111,20 +111,6 @@ IN_OFFICE = {"field": "housing", "equals": "office"}
             {"when": [{"fact": "load_pattern", "op": "lt", "threshold": "api_max_requests_per_day"}]},
             "a threshold compares with a number",
         ),
-        (
-            {"unless": [{"fact": "personal_data", "value": "yes"}]},
-            "field unless.0.value: personal_data is bool, got 'yes'",
-        ),
-        # An exception read on a guard's placeholder 0 would hold where the field means nothing.
-        (
-            {
-                "fact": "economics",
-                "unless": [
-                    {"fact": "best_option_usd_per_month", "op": "lt", "threshold": "api_max_requests_per_day"}
-                ],
-            },
-            "field unless.0: best_option_usd_per_month is guarded, and unless reads unguarded fields only",
-        ),
         ({"source": {"document": "nowhere", "section": "x"}}, "unknown document 'nowhere'"),
         ({"see_also": [{"document": "nowhere", "section": "x"}]}, "see_also.0: unknown document 'nowhere'"),
         (
@@ -241,17 +227,3 @@ def test_the_option_kinds_name_the_fields_each_kind_of_option_has() -> None:
     api = api_listings(knowledge)[0].attributes
     assert set(rental) == set(serverless) == OPTION_KINDS["rental"]
     assert set(api) == OPTION_KINDS["api"]
-
-
-def test_a_proposal_check_states_no_exception(tmp_path: Path) -> None:
-    """A check's exception is where it applies at all (``applies``): ``unless`` would be a second one."""
-    check = {
-        **RULE,
-        "fact": "proposal",
-        "when": [{"fact": "provider", "op": "not_in", "values": ["aws"]}],
-        "unless": [{"fact": "provider", "value": "ovhcloud"}],
-        "then": {"verdict": "fail"},
-    }
-    write_rules(tmp_path, [check])
-    with pytest.raises(KnowledgeError, match="a proposal rule states when it passes in applies, not unless"):
-        load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge())

@@ -10,9 +10,8 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite, cite_all
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
-from gpu_advisor.engine.rulebook.condition import Condition
 from gpu_advisor.engine.rulebook.guards import effective_needs, inserted_guards
-from gpu_advisor.engine.rulebook.schema import OptionTest, Rule, Rulebook
+from gpu_advisor.engine.rulebook.schema import Condition, OptionTest, Rule, Rulebook
 
 OPERATOR_SYMBOLS = {
     "eq": "=",
@@ -57,8 +56,6 @@ class RuleDoc(BaseModel):
     """Proposal checks: when the check applies at all."""
     needs: tuple[str, ...] = ()
     """Proposal checks: the facts the proposal must state, else the check reports 'unknown'."""
-    unless: tuple[str, ...] = ()
-    """The exception: where all of these hold too, the rule is silent (``Rule.unless``)."""
 
 
 def describe_condition(
@@ -135,7 +132,6 @@ def rule_doc(rule: Rule, knowledge: Knowledge, rulebook: Rulebook | None = None)
         origin=rulebook.origin(rule.id) if rulebook else "builtin",
         applies=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.applies),
         needs=effective_needs(rule),
-        unless=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.unless),
     )
 
 

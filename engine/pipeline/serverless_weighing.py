@@ -36,21 +36,8 @@ def serverless_fact(
         serverless_kept_warm=market.kept_warm,
         # At least one start a month, as the memo counts them (a fraction of one rounds to none).
         serverless_scales_to_zero=round(between) >= 1,
-        serverless_follows_load=follows_load(best, market.pricer.knowledge.calendar_hours_per_month()),
         has_alternative=alternative is not None,
         alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
-    )
-
-
-def follows_load(best: PricedServerless | None, calendar_hours: float) -> bool:
-    """``best`` bills fewer instance-hours than its instances at the peak would run every hour of the
-    month: its platform adds instances for the busier hours, or stops them outside the served ones, by
-    itself (``ServerlessFact.serverless_follows_load``)."""
-    if best is None:
-        return False
-    # To the hundredth of an hour, as the memo states hours: a float's last digit is no scaling.
-    return round(best.bill.billed_hours_per_month, 2) < round(
-        best.bill.priced.instances_at_peak * calendar_hours, 2
     )
 
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpu_advisor.engine.rulebook.condition import Condition, Operator
 from gpu_advisor.engine.rulebook.guards import effective_when
-from gpu_advisor.engine.rulebook.schema import Rule, Rulebook
+from gpu_advisor.engine.rulebook.schema import Condition, Rule, Rulebook
 
 _OPERATORS = {"eq": None, "ne": "$neq", "lt": "$lt", "le": "$lte", "gt": "$gt", "ge": "$gte"}
 
@@ -44,51 +43,20 @@ def compile_condition(condition: Condition, thresholds: Mapping[str, ThresholdVa
     return {operator: {condition.fact: right}}
 
 
-_NEGATED: dict[Operator, Operator] = {
-    "eq": "ne",
-    "ne": "eq",
-    "lt": "ge",
-    "le": "gt",
-    "gt": "le",
-    "ge": "lt",
-    "in": "not_in",
-    "not_in": "in",
-}
-
-
-def compile_exception(unless: tuple[Condition, ...], thresholds: Mapping[str, ThresholdValue]) -> Any:
-    """``Rule.unless`` as one test that holds where the exception does not: the first condition of it
-    fails, or it holds and the second fails, and so on. durable-rules fires once for each branch of an
-    ``$or`` that matches, so the branches exclude each other (not-A or not-B would fire twice where both
-    fail)."""
-    branches = []
-    for index, condition in enumerate(unless):
-        failed = condition.model_copy(update={"op": _NEGATED[condition.op]})
-        tests = [compile_condition(c, thresholds) for c in (*unless[:index], failed)]
-        branches.append(tests[0] if len(tests) == 1 else {"$and": tests})
-    return {"$or": branches}
-
-
 APPLICABILITY_SUFFIX = "/applies"
 
 
 def compile_conditions(
-    fact: str,
-    conditions: tuple[Condition, ...],
-    thresholds: Mapping[str, ThresholdValue],
-    unless: tuple[Condition, ...] = (),
+    fact: str, conditions: tuple[Condition, ...], thresholds: Mapping[str, ThresholdValue]
 ) -> dict[str, Any]:
-    """Conditions on one fact of one kind as durable-rules JSON, joined with ``$and``, and the exception
-    ``unless`` where there is one."""
+    """Conditions on one fact of one kind as durable-rules JSON, joined with ``$and``."""
     tests = [{"kind": fact}] + [compile_condition(c, thresholds) for c in conditions]
-    if unless:
-        tests.append(compile_exception(unless, thresholds))
     return {"all": [{"m": {"$and": tests}}]}
 
 
 def compile_rule(rule: Rule, thresholds: Mapping[str, ThresholdValue]) -> dict[str, Any]:
     """One rule as durable-rules JSON: its preconditions and conditions on the same fact."""
-    return compile_conditions(rule.fact, rule.applies + effective_when(rule), thresholds, rule.unless)
+    return compile_conditions(rule.fact, rule.applies + effective_when(rule), thresholds)
 
 
 def compile_rulebook(

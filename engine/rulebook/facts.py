@@ -208,8 +208,6 @@ class ServerlessFact(Fact):
     for a lower always-on price), stops between requests within the served hours at least once a month:
     no instance is kept warm and gaps between requests outlast its idle timeout, which it does not bill (a
     day's first start, after the unserved hours, does not count). False where none is offered."""
-    serverless_follows_load: bool = False
-    """The cheapest serverless option's platform follows the load by itself (``follows_load``)."""
     has_alternative: bool
     """Another self-hosted route stands after the economics stage (own hardware or dedicated GPUs)."""
     alternative_usd_per_month: Annotated[float, Guard("has_alternative")]  # the cheapest of them

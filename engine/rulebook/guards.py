@@ -8,9 +8,8 @@ cannot fire on a placeholder 0 because its author forgot the guard. In a proposa
 
 from __future__ import annotations
 
-from gpu_advisor.engine.rulebook.condition import Condition
 from gpu_advisor.engine.rulebook.facts import guards
-from gpu_advisor.engine.rulebook.schema import Rule
+from gpu_advisor.engine.rulebook.schema import Condition, Rule
 
 
 def fields_read(conditions: tuple[Condition, ...]) -> list[str]:

@@ -13,8 +13,7 @@ from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.choices import BATCH_API, JURISDICTIONS, Interconnect, PricingKind
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import CommitmentTerm
-from gpu_advisor.engine.rulebook.condition import Condition
-from gpu_advisor.engine.rulebook.schema import OptionTest
+from gpu_advisor.engine.rulebook.schema import Condition, OptionTest
 
 YES_OR_NO = frozenset({True, False})
 

@@ -14,14 +14,12 @@ from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.choices import FactKind
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.i18n.reading import dotted_readings, thousands_dotted_values
-from gpu_advisor.engine.rulebook.condition import Condition
 from gpu_advisor.engine.rulebook.decided_details import DecisionDetails, RobustnessDetails
 from gpu_advisor.engine.rulebook.details import ApiDetails, Details, EconomicsDetails, ServerlessDetails
-from gpu_advisor.engine.rulebook.facts import FACT_MODELS, fact_fields, guards
-from gpu_advisor.engine.rulebook.guards import fields_read
+from gpu_advisor.engine.rulebook.facts import FACT_MODELS, fact_fields
 from gpu_advisor.engine.rulebook.option_values import option_values, unknown_names, unknown_values
 from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
-from gpu_advisor.engine.rulebook.schema import OPTION_KINDS, Rule
+from gpu_advisor.engine.rulebook.schema import OPTION_KINDS, Condition, Rule
 
 DETAIL_MODELS: dict[FactKind, type[Details]] = {
     "serverless": ServerlessDetails,
@@ -140,17 +138,7 @@ def validate_rule(
             problems.append(at_field("needs", problem))
     drawn = {e.figure for e in knowledge.uncertainty.inputs if e.applies_to == "rule_threshold"}
     known = option_values(knowledge)
-    guarded = guards(rule.fact)
-    problems += [
-        at_field(
-            f"unless.{index}",
-            Words("%(field)s is guarded, and unless reads unguarded fields only", field=field),
-        )
-        for index, condition in enumerate(rule.unless)
-        for field in fields_read((condition,))
-        if field in guarded
-    ]
-    for part, conditions in (("applies", rule.applies), ("when", rule.when), ("unless", rule.unless)):
+    for part, conditions in (("applies", rule.applies), ("when", rule.when)):
         for index, condition in enumerate(conditions):
             where = f"{part}.{index}"
             problems += validate_condition(where, condition, rule.fact, fields, thresholds)

@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.choices import Deployment, FactKind, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
-from gpu_advisor.engine.rulebook.condition import Condition, Strict
+
+Operator = Literal["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in"]
+
 
 OptionField = Literal[
     "eu",
@@ -88,6 +90,49 @@ Origin = Literal["builtin", "organization"]
 
 
 Precedence = Annotated[int, Field(ge=1, le=1000)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+
+class Condition(Strict):
+    """``fact <op> value | values | threshold | other_fact``: exactly one right-hand side."""
+
+    fact: str
+    op: Operator = "eq"
+    value: bool | str | None = None
+    values: tuple[str, ...] | None = None
+    """For ``in`` and ``not_in``: the names the fact is compared with."""
+    threshold: str | None = None
+    other_fact: str | None = None
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _no_number(cls, value: Any) -> Any:
+        # pydantic read 0 and 1 as false and true, and 1.5 failed as "not a valid boolean": a number in a
+        # rule is a threshold, by name, so that it lives in data with its source.
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ValueError(
+                f"{value!r} is a number; a rule compares numbers with a named threshold (threshold: KEY, "
+                "from the thresholds data), and value takes true, false or a name"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _one_right_hand_side(self) -> Condition:
+        given = [x for x in (self.value, self.values, self.threshold, self.other_fact) if x is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "a condition compares with exactly one of value, values, threshold or other_fact"
+            )
+        if self.value is not None and self.op not in ("eq", "ne"):
+            raise ValueError("a literal value (true/false or a name) is only compared with eq or ne")
+        if (self.values is not None) != (self.op in ("in", "not_in")):
+            raise ValueError("in and not_in compare with a list of values, and only they do")
+        if self.values is not None and not self.values:
+            raise ValueError("values must not be empty")
+        return self
 
 
 class Proposal(Strict):
@@ -230,9 +275,6 @@ class Rule(Strict):
     'unknown'."""
     when: tuple[Condition, ...] = ()
     """Conditions on the fact, all of which must hold; empty: the rule fires for every fact of its kind."""
-    unless: tuple[Condition, ...] = ()
-    """An exception: where all of these hold too, the rule is silent (``when`` cannot say "one of two":
-    DEP024). Unguarded fields only: a guard's placeholder would decide it."""
     then: Conclusion = Conclusion()
     title: str
     message: str
@@ -290,8 +332,6 @@ class Rule(Strict):
             raise ValueError("applies and needs belong to proposal rules")
         if is_check and not self.when:
             raise ValueError("a proposal rule states the violation it looks for in when")
-        if is_check and self.unless:
-            raise ValueError("a proposal rule states when it passes in applies, not unless")
         return self
 
     @property
@@ -301,9 +341,7 @@ class Rule(Strict):
 
     @property
     def threshold_keys(self) -> tuple[str, ...]:
-        return tuple(
-            c.threshold for c in (*self.applies, *self.when, *self.unless) if c.threshold is not None
-        )
+        return tuple(c.threshold for c in (*self.applies, *self.when) if c.threshold is not None)
 
     @property
     def is_check(self) -> bool:
