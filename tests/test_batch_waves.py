@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import invoke, run
+from helpers import EXAMPLES_DIR, invoke, read_example, run
 
 from gpu_advisor import api
+from gpu_advisor.engine.present.memo import render_memo
 
 WINDOW = 900.0
 START = 811.7 / 2.5 + 21.8
@@ -102,6 +103,29 @@ def test_the_memo_counts_the_start_in_the_window_share(tmp_path: Any) -> None:
         "96 % of the window, and the count keeps the window even if the estimate is +6 % too high. 96 GPUs "
         "in all."
     ) in lines
+    # Each replica's share, ceil(500 / 12) = 42, is one part-full wave of 520.2 s: the run's own latency,
+    # beside the 560.1 s of a full batch of 58 (the Sizing table's), each shown to whole seconds.
+    assert (
+        "Latency in the run: each replica runs its share of the requests, at most 42, fewer than the 58 it "
+        "holds at once, together as one wave, each about 520 s from its start to its last token (a lone "
+        "prompt's prefill takes 218 ms; the rest is its output's steps, which it shares with the others' "
+        "prefills and decodes); with the batch full, a request would take about 560 s. A batch's requests "
+        "wait for its window: no latency target applies."
+    ) in lines
+
+
+def test_a_replica_given_more_than_it_holds_states_the_full_batch() -> None:
+    """Where each replica's share fills its batch, the Load section says the full batch's request time
+    (the nightly example: 400,000 requests on 4 replicas, 100,000 each, 117 at once)."""
+    result = run(read_example(EXAMPLES_DIR / "nightly-batch.yaml"))
+    best = result.best_option
+    assert best is not None and (best.replicas, best.run_requests_per_replica) == (4, 100_000)
+    memo = render_memo(result)
+    assert "Latency in the run" not in memo
+    assert (
+        "Latency with the batch full: a request takes about 28.4 s from its start to its last token, 117"
+        in memo
+    )
 
 
 def test_size_shows_the_same_hours_a_day() -> None:

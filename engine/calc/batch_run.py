@@ -100,7 +100,12 @@ def window_replicas(
     return run_requests(load) / (fitted * per_unit)
 
 
+def replica_share(requests: int, replicas: int) -> int:
+    """The most of ``requests`` requests one of ``replicas`` replicas sharing them runs: whole requests."""
+    return math.ceil(requests / replicas)
+
+
 def run_hours(requests: int, roofline: Roofline, batch: int, rps: float, replicas: int) -> float:
     """The hours a run of ``requests`` requests takes on ``replicas`` replicas sharing them: the fullest
     one's run (``run_seconds``)."""
-    return run_seconds(roofline, math.ceil(requests / replicas), batch, rps) / SECONDS_PER_HOUR
+    return run_seconds(roofline, replica_share(requests, replicas), batch, rps) / SECONDS_PER_HOUR

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from gpu_advisor.engine.calc.batch_run import replica_share
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.instances import fullest_instance, place, spread_at_no_cost
 from gpu_advisor.engine.calc.listing_frames import listing_frames, regional_price
@@ -279,6 +280,9 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
         spare_replicas=plan.spare_replicas,
         hours_per_day_running=plan.hours_per_day_running,
+        run_requests_per_replica=replica_share(plan.run_requests, plan.replicas)
+        if plan.run_requests
+        else None,
         weights_load_hours=plan.weights_load_hours if billed_per_run else None,
         engine_start_hours=plan.engine_start_hours if billed_per_run else None,
         busy_share=busy_share,

@@ -237,6 +237,9 @@ class Option(ResultModel):
     """Replicas beyond those the peak needs (redundancy)."""
     hours_per_day_running: float | None = None
     """A batch: the hours a day its replicas run."""
+    run_requests_per_replica: int | None = None
+    """A batch: the most requests one replica runs in a run (the run's over the replicas, rounded up), in
+    waves of at most as many as it holds at once: fewer than that is one part-full wave."""
     weights_load_hours: float | None = None
     """A batch: the hours each run takes to load the weights before it serves (a floor, at the catalog's
     load rate), billed with the run on an hourly offer beside ``hours_per_day_running``."""

@@ -12,7 +12,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option, Resolution
 from gpu_advisor.engine.pipeline.abroad import abroad, decided_route
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.serverless import serverless_option
+from gpu_advisor.engine.pipeline.serverless_option import serverless_option
 from gpu_advisor.engine.rulebook.conclusions import settle_deployment
 from gpu_advisor.engine.rulebook.decided_details import DecisionDetails
 from gpu_advisor.engine.rulebook.decision_facts import DecisionFact

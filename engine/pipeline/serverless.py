@@ -19,15 +19,12 @@ from gpu_advisor.engine.calc.serverless import (
     ServerlessWorkload,
     product_month,
     serverless_bill,
-    serverless_billing,
     serverless_listings,
     serves_within_window,
 )
 from gpu_advisor.engine.common.caching import cleared_with_the_others
-from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.serving import MAX_START_SECONDS, ServerlessProduct
-from gpu_advisor.engine.domain.results import Option, PriceOrigin
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
 from gpu_advisor.engine.pipeline.constraints import Constraints
 
@@ -334,63 +331,3 @@ def cheapest(
         if best is None or priced_order(priced) < priced_order(best):
             best = priced
     return best
-
-
-def serverless_option(priced: PricedServerless, busy_share: float | None = None) -> Option:
-    listing, _plan, bill, excluded = priced
-    attributes = listing.attributes
-    billing = serverless_billing(listing, bill)
-    return trusted(
-        Option,
-        provider=listing.product.provider,
-        offer=listing.product.id,
-        gpu=listing.gpu.gpu,
-        jurisdiction=listing.jurisdiction,
-        regions=(listing.region,),
-        countries=listing.countries,
-        gpus=bill.priced.instances_at_peak * billing.instance_gpus,
-        gpus_rented=bill.priced.instances_at_peak * billing.instance_gpus,
-        replicas=bill.priced.instances_at_peak,
-        utilization=min(1.0, bill.priced.work_hours / bill.billed_hours_per_month),
-        usd_per_gpu_hour=bill.usd_per_instance_hour / bill.priced.size,
-        currency="USD",
-        list_price_per_gpu_hour=None,
-        price_basis="list",
-        usd_per_hour=bill.usd_per_instance_hour,
-        billed_hours_per_month=bill.billed_hours_per_month,
-        usd_per_month=bill.usd_per_month,
-        eu=attributes["eu"],
-        pricing="serverless",
-        commitment_months=None,
-        interconnect=attributes["interconnect"],
-        provider_kind=attributes["provider_kind"],
-        enterprise_sla=attributes["enterprise_sla"],
-        chosen=False,
-        excluded_by=excluded,
-        as_of=listing.product.as_of,
-        source=listing.source,
-        note=listing.product.note,
-        gpu_note=listing.gpu.note,
-        capacity_utilization_at_peak=bill.priced.capacity_utilization_at_peak,
-        spare_replicas=bill.priced.spare_replicas,
-        hours_per_day_running=bill.priced.hours_per_day_running,
-        # Counted in the cold starts of the serverless bill.
-        weights_load_hours=None,
-        engine_start_hours=None,
-        busy_share=busy_share,
-        serverless=billing,
-        fleet=None,
-        instance_gpus=(),
-        instances=(),
-        replica_room=0,
-        replicas_on_fullest_instance=0,
-        instances_covering_a_loss_at_no_cost=0,
-        latency_targets_usd_per_month=None,
-        throughput_alone=None,
-        spare_usd_per_month=None,
-        price_origin=trusted(
-            PriceOrigin, kind="catalog", file=None, format=None, as_of=listing.product.as_of
-        ),
-        spot_overhead=0.0,
-        rework_replicas=0,
-    )

@@ -39,7 +39,7 @@ from gpu_advisor.engine.domain.results import (
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.foreign_reach import reached_providers
-from gpu_advisor.engine.pipeline.serverless import serverless_option
+from gpu_advisor.engine.pipeline.serverless_option import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent, own_growth
 from gpu_advisor.engine.report.findings import exclusion_routes, findings_for
 from gpu_advisor.engine.report.other_routes import next_best_option, other_routes
