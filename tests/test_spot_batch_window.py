@@ -189,3 +189,46 @@ def test_whole_instances_beyond_the_rework_are_said_apart(tmp_path: Path) -> Non
         "The window needs 17 replicas with the rework (the sizing table's 16 and those for the rework); "
         "azure nd-h100-v5-spot bills whole instances, 24 cards here"
     ) in memo
+
+
+def test_the_rework_is_fitted_in_waves_not_scaled_from_the_window_s_replicas() -> None:
+    """2,000 requests of 1,000 in / 8,000 out on one H100 a replica in half an hour, on Google Cloud's spot
+    a3-highgpu-1g: a replica holds 48 at once, a full wave 152.35 s. What the 28.2 s start leaves, over the
+    1.0606 band, is 1,670.5 s: 10 full waves and one of 45, 525 requests, so 2,000 take 3.81 replicas;
+    scaled by 1.05 that was 4.00, 4 replicas, whose run of 500 (10 waves and one of 20) with the rework
+    and the band ends at 1,836 s, beyond the 1,800 s window. Fitted in 1,670.5 / 1.05 = 1,590.9 s: 10
+    full waves and one of 2, 482 requests, 4.15 replicas: 5, one added for the rework, whose run of 400 (8
+    waves and one of 16) ends at 1,489 s."""
+    replica = ("llama-3.1-8b", "bf16", "h100-sxm", 1, (1000, 8000))
+    result = run(
+        {
+            "name": "short-spot",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 2000,
+            "avg_input_tokens": 1000,
+            "avg_output_tokens": 8000,
+            "load_pattern": "batch",
+            "batch_window_hours": 0.5,
+            "schedule": "workdays",
+            "latency_sensitive": False,
+        }
+    )
+    error = result.sizing_policy.estimate_error_taken_off
+    full = wave_seconds(48, *replica)
+    assert round(full, 2) == 152.35
+    left = (1800 - 28.224) / (1 + error)
+    assert (round(left, 1), round(left / 1.05, 1)) == (1670.5, 1590.9)
+    assert 10 * full + wave_seconds(45, *replica) <= left < 10 * full + wave_seconds(46, *replica)
+    assert 10 * full + wave_seconds(2, *replica) <= left / 1.05 < 10 * full + wave_seconds(3, *replica)
+    assert (round(2000 / 525 * 1.05, 2), round(2000 / 482, 2)) == (4.0, 4.15)
+
+    def ends(replicas: int) -> float:
+        waves, last = run_waves(2000, replicas, 48)
+        return 28.224 + (waves * full + wave_seconds(last, *replica)) * 1.05 * (1 + error)
+
+    assert (run_waves(2000, 4, 48), round(ends(4))) == ((10, 20), 1836)
+    assert (run_waves(2000, 5, 48), round(ends(5))) == ((8, 16), 1489)
+    spot = next(o for o in result.options if (o.provider, o.offer) == ("gcp", "a3-highgpu-1g-spot"))
+    assert (spot.replicas, spot.rework_replicas, spot.run_requests_per_replica) == (5, 1, 400)
+    assert spot.hours_per_day_running is not None
+    assert spot.hours_per_day_running * 3600 == pytest.approx(8 * full + wave_seconds(16, *replica))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from gpu_advisor.engine.calc.batch_run import run_hours
+from gpu_advisor.engine.calc.batch_run import requests_in_window, run_hours
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.options import ThroughputAlone
 
@@ -68,8 +68,16 @@ def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
     the estimate's error band taken off, as the plan's own count is)."""
     if not overhead:
         return plan
-    # As ``replicas._planned`` counts them: the window's replicas, the spares, at least min_replicas.
-    working = math.ceil(plan.window_replicas * (1 + overhead) - 1e-9)
+    # Each replica's run takes 1 + overhead times as long: as many replicas as give each no more requests
+    # than fit in the window so shortened (waves are whole, so scaling the window's replicas by 1 + overhead
+    # fell short), then, as ``replicas._planned`` counts them, the spares and at least min_replicas.
+    rps = plan.requests_per_second_per_replica
+    fitted = requests_in_window(plan.roofline, plan.batch, rps, plan.run_window_seconds / (1 + overhead))
+    if fitted:
+        working = math.ceil(plan.run_requests / fitted)
+    else:
+        # Not one request keeps the window with the rework: the nearest count, its run said as it is.
+        working = math.ceil(plan.window_replicas * (1 + overhead) - 1e-9)
     added = max(working + plan.spares_asked, plan.min_replicas) - plan.replicas
     if added > 0:
         return batch_on_instances(plan, plan.replicas + added)._replace(rework_replicas=added)

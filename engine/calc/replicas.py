@@ -9,11 +9,9 @@ A batch is work, not a load: the day's requests are shared among as many replica
 the batch's window, each replica's run its waves of as many as it holds at once (``calc.batch_run``): not
 shorter than one request's time at that number, however high the full batch's throughput. It runs
 saturated while it runs, so no headroom applies; the error band still does, so that the window holds if
-the estimate is optimistic. Its replicas
-run full at the batch their KV cache holds at the requests' own length, so a count below the usual one
-(the light load's, ``GpuFit.gpus_for_light_load``) carries it at that count's throughput where that does
-the work on fewer cards.
-"""
+the estimate is optimistic. Its replicas run full at the batch their KV cache holds at the requests' own
+length, so a count below the usual one (the light load's, ``GpuFit.gpus_for_light_load``) carries it at
+that count's throughput where that does the work on fewer cards."""
 
 from __future__ import annotations
 
@@ -21,7 +19,7 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.batch_run import fits_window, run_hours, run_requests, window_replicas
+from gpu_advisor.engine.calc import batch_run
 from gpu_advisor.engine.calc.batch_window import run_start_in_window
 from gpu_advisor.engine.calc.count_limits import below_usual_count, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
@@ -119,6 +117,8 @@ class ReplicaPlan(NamedTuple):
     window needs (``Sizing.spread_runs``, ``listings.price_plan``)."""
     run_requests: int = 0
     """A batch: a run's requests, shared among its replicas (``batch_run.run_requests``); 0: a service."""
+    run_window_seconds: float = 0.0
+    """A batch: the most a replica's run may take (``batch_run.window_seconds``); 0: a service."""
 
     @property
     def start_hours(self) -> float:
@@ -156,7 +156,7 @@ def _count_order(
     cards = performance.cards
     if load.served_in_paid_hours:
         rps, start = performance.requests_per_second, sum(starts[cards])
-        window = window_replicas(load, sizing, performance.roofline, performance.batch, rps, start)
+        window = batch_run.window_replicas(load, sizing, performance.roofline, performance.batch, rps, start)
         for_peak = max(1, math.ceil(window)) * cards
     else:
         for_peak = _for_peak(performance.requests_per_second, within, load, sizing, held[cards]) * cards
@@ -204,7 +204,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         return plan
     service = plan.service.scaled(factor)
     rps = plan.requests_per_second_per_replica * factor
-    if load.served_in_paid_hours and not fits_window(
+    if load.served_in_paid_hours and not batch_run.fits_window(
         load, sizing, plan.roofline, plan.batch, rps, plan.start_hours
     ):
         return None
@@ -251,14 +251,15 @@ def _planned(
     rate. ``start``: a batch run's weights' load and engine start, billed with each run."""
     requests = 0
     if load.served_in_paid_hours:
-        requests = run_requests(load)
-        window = window_replicas(load, sizing, roofline, batch, rps, sum(start))
+        requests = batch_run.run_requests(load)
+        window = batch_run.window_replicas(load, sizing, roofline, batch, rps, sum(start))
+        run_window = batch_run.window_seconds(load, sizing, sum(start))
         for_peak = for_throughput = max(1, math.ceil(window))
         uncapped = 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         # The replicas share the requests; the fullest one's waves are the run (``batch_run``). The
         # throughput share is the work at full throughput over what the replicas deliver in the window.
-        hours_running: float | None = run_hours(requests, roofline, batch, rps, replicas)
+        hours_running: float | None = batch_run.run_hours(requests, roofline, batch, rps, replicas)
         at_peak = load.average_requests_per_second / rps / replicas
         average_share = at_peak * load.served_share_of_paid_hours
         peak_rate: float | None = None
@@ -267,7 +268,7 @@ def _planned(
         for_throughput = for_peak if within is None else _for_peak(rps, None, load, sizing, held)
         uncapped = _for_peak(rps, within, load, sizing) if held is not None else 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
-        hours_running, window = None, 0.0
+        hours_running, window, run_window = None, 0.0, 0.0
         at_peak = load.peak_requests_per_second / (replicas * rps)
         average_share = load.average_requests_per_second * paid_hour_scale(load) / (replicas * rps)
         peak_rate = load.peak_requests_per_second / for_peak  # as while a spare stands in for a lost one
@@ -311,6 +312,7 @@ def _planned(
         min_replicas=sizing.min_replicas,
         spread_runs=sizing.spread_runs,
         run_requests=requests,
+        run_window_seconds=run_window,
     )
 
 
