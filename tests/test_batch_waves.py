@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from helpers import EXAMPLES_DIR, invoke, read_example, run
+from helpers import wave_seconds as catalog_wave_seconds
 
 from gpu_advisor import api
 from gpu_advisor.engine.present.memo import render_memo
@@ -218,3 +219,51 @@ def test_more_requests_than_a_replica_holds_run_in_full_waves_and_a_last_partial
     assert round(start, 1) == 78.2
     assert start + (33 * full + last) * BAND < 3600
     assert start + 50 * full * BAND > 3600
+
+
+def test_a_serverless_batch_puts_its_hours_beyond_full_throughput_down_to_its_waves() -> None:
+    """300 requests of 1,000 in / 500 out a workday on RunPod Serverless's L40S, which holds 118 at once:
+    two full waves and one of 64, 93.1 s a day, 0.569 instance-hours over 22 workdays, where at the full
+    batch's 3.417 requests/s they would take 300 × 22 / 3.417 / 3,600 = 0.537. The difference is the last
+    wave's, not a service's headroom or latency targets."""
+    replica = ("llama-3.1-8b", "bf16", "l40s", 1, (1000, 500))
+    result = run(
+        {
+            "name": "small-batch",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
+            "requests_per_day": 300,
+            "avg_input_tokens": 1000,
+            "avg_output_tokens": 500,
+            "load_pattern": "batch",
+            "batch_window_hours": 1,
+            "schedule": "workdays",
+            "latency_sensitive": False,
+            "company_country": "DE",
+        }
+    )
+    option = next(
+        o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "serverless", "l40s")
+    )
+    assert option.serverless is not None and option.run_requests_per_replica == 300
+    day = 2 * catalog_wave_seconds(118, *replica) + catalog_wave_seconds(64, *replica)
+    assert round(day, 1) == 93.1
+    assert option.serverless.busy_hours_per_month == pytest.approx(day * 22 / 3600)
+    (row,) = [g for g in result.sizing.gpus if g.gpu == "l40s"]
+    assert row.requests_per_second_per_replica is not None
+    assert option.serverless.work_hours_per_month == pytest.approx(
+        300 * 22 / row.requests_per_second_per_replica / 3600
+    )
+    assert (
+        round(option.serverless.busy_hours_per_month, 3),
+        round(option.serverless.work_hours_per_month, 3),
+    ) == (
+        0.569,
+        0.537,
+    )
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "At an instance's full throughput the month's requests would take 0.54 instance-hours. The "
+        "difference is the runs' waves: a replica's last wave carries what is left of its share, fewer than "
+        "it holds at once, through all of their output's steps, at less than full throughput."
+    ) in memo
+    assert "headroom kept for the busiest minutes" not in memo
