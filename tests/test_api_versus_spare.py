@@ -74,9 +74,14 @@ def test_a_business_critical_service_is_not_told_to_drop_its_spare() -> None:
     two instances of 2 x h100-sxm, one of them the spare, half of $11,211.29."""
     result = run({**MIXTRAL, "business_critical": True})
     assert {"SIZ010", "DEP011"} <= set(result.fired_rules) and result.decision.deployment == "api"
+    # The API's price is another model's (a 70B class price for Mixtral 8x7B): DEP011 ends with what keeping
+    # the workload's model costs, $11,211.29 - $7,939.62 = $3,271.67, 41 % of the API's price.
     assert message(result, "DEP011").endswith(
         "so the API is the cheaper route while it may be used. Of the rental's $11,211.29, $5,605.65 pays "
         "for the spare replica the sizing rules keep for failures and updates: without it the rental would "
         "cost $5,605.65/month, less than the API, but a business-critical service keeps it (SIZ010): a "
-        "failed replica or an update would otherwise take part of the peak's capacity with it."
+        "failed replica or an update would otherwise take part of the peak's capacity with it. The API's "
+        "price is another model's, standing in for the workload's: keeping the workload's own model, as the "
+        "self-hosted route does, costs $3,272 a month more (41 % of the API's price), to weigh against the "
+        "change of model."
     )
