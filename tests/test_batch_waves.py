@@ -264,3 +264,25 @@ def test_a_serverless_batch_puts_its_hours_beyond_full_throughput_down_to_its_wa
         "it holds at once, through all of their output's steps, at less than full throughput."
     ) in memo
     assert "headroom kept for the busiest minutes" not in memo
+
+
+def test_check_states_a_run_shorter_than_an_hour_in_minutes(tmp_path: Any) -> None:
+    """10 replicas of 8 × B200: a replica's 50 requests, one wave of 540.0 s, after the 346.5 s start:
+    886.5 s, 14.8 minutes of the 15 (it had said "about 0.2 h", as if the window were half empty)."""
+    assert round((START + wave_seconds(50, **REPLICA)) / 60, 1) == 14.8
+    path = tmp_path / "p.yaml"
+    proposal = {
+        "name": "10 x 8 B200",
+        "deployment": "dedicated_cloud",
+        "provider": "runpod",
+        "offer": "community",
+        "gpu": "b200",
+        "gpus": 80,
+        "pricing": "on_demand",
+    }
+    path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), "utf-8")
+    result = invoke("check", str(path), "--as-of", "2026-12-07")
+    assert (
+        "On the proposed cards a run takes about 14.8 minutes at the estimated throughput, its start "
+        "included (the weights' load and the engine's)." in " ".join(result.output.split())
+    )
