@@ -110,8 +110,9 @@ def test_the_memo_counts_the_start_in_the_window_share(tmp_path: Any) -> None:
         "Latency in the run: each replica runs its share of the requests, at most 42, fewer than the 58 it "
         "holds at once, together as one wave, each about 520 s from its start to its last token (a lone "
         "prompt's prefill takes 218 ms; the rest is its output's steps, which it shares with the others' "
-        "prefills and decodes); with the batch full, a request would take about 560 s. A batch's requests "
-        "wait for its window: no latency target applies."
+        "prefills and decodes); with the batch full, a request would take about 560 s. Every answer is taken "
+        "at the average length, and a wave ends with its longest answer: with answers of varied length the "
+        "run ends later than this. A batch's requests wait for its window: no latency target applies."
     ) in lines
     # The window less the start and the run taken the band longer: 900 - 346.48 - 520.2 × 1.06 = 2.1 s,
     # all the room a dedicated instance's boot (no sourced time) has.
