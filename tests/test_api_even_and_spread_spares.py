@@ -33,6 +33,7 @@ DETAILS: dict[str, Any] = {
     "self_hosted_spare_usd_per_month": 0.0,
     "self_hosted_spare_replicas": 0,
     "self_hosted_staff_uncosted": "",
+    "self_hosted_capital_usd": 0.0,
 }
 
 
@@ -121,6 +122,30 @@ def test_dep011_says_what_keeping_the_model_costs_beside_a_stand_in_s_price(
         **DETAILS,
     )
     assert text.endswith(said)
+
+
+def test_dep011_says_what_own_servers_cost_up_front_beside_a_stand_in_s_price() -> None:
+    """A business-critical Qwen2.5 72B on two owned HGX servers: $570,000 up front, written off in the
+    monthly figure the stand-in API's price is compared with."""
+    text = message(
+        "DEP011",
+        "api",
+        "en",
+        requests_per_schedule_day=250_000.0,
+        api_usd_per_month=18_000.0,
+        self_hosted_usd_per_month=22_150.0,
+        api_same_model=False,
+        **{
+            **DETAILS,
+            "self_hosted_kind": "own_hardware",
+            "self_hosted_name": "2 × HGX H100",
+            "self_hosted_capital_usd": 570_000.0,
+        },
+    )
+    assert text.endswith(
+        "costs $4,150 a month more (23 % of the API's price; the servers' $570,000 paid up front are written "
+        "off in it), to weigh against the change of model."
+    )
 
 
 def test_dep011_s_even_routes_in_german() -> None:

@@ -164,6 +164,9 @@ def _api_details(
         self_hosted_provider_name=provider.name if provider else "",
         self_hosted_spare_usd_per_month=route.spare_usd_per_month if route else 0.0,
         self_hosted_spare_replicas=route.spare_replicas if route else 0,
+        self_hosted_capital_usd=market.own.capital_usd
+        if route is not None and route.kind == "own_hardware"
+        else 0.0,
         stopgap_name=stopgap.name if stopgap else "",
         stopgap_kind=stopgap.kind if stopgap else "",
         stopgap_usd_per_month=stopgap.usd_per_month if stopgap else 0.0,

@@ -127,6 +127,9 @@ class ApiDetails(Details):
     """What the spare replicas a rule adds cost in it, where it is a rental (``SelfHosted``)."""
     self_hosted_spare_replicas: int = 0
     """How many they are."""
+    self_hosted_capital_usd: float = 0.0
+    """Own hardware: what its servers cost up front (``OwnHardware.capital_usd``), which the monthly
+    figure writes off; 0 for a rental."""
     stopgap_name: str | Words = ""
     """The cheapest route that binds no purchase and no term (``routes.stopgap_route``), what a workload
     waiting for an API it may use runs on where the cheapest route standing binds a year or more (""
