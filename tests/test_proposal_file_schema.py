@@ -15,6 +15,7 @@ from helpers import EXAMPLES_DIR
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.check.files import raw_documents
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.proposal import ProposalInput
 
 WORKLOAD = {
     "name": "chat",
@@ -65,3 +66,20 @@ def test_a_layout_the_reader_refuses_does_not_validate() -> None:
         jsonschema.validate(refused, schema())
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"workload": WORKLOAD}, schema())
+
+
+@pytest.mark.parametrize("spelled", ["on-demand", "On-Demand", "ON_DEMAND", "on_demand"])
+def test_a_pricing_is_taken_as_the_memo_prints_it(spelled: str) -> None:
+    """The memo says "(community, on-demand)": a proposal that copies it names on_demand, and the schema
+    an editor checks the file with takes it too."""
+    document = {"workload": WORKLOAD, "proposal": {**PROPOSAL, "pricing": spelled}}
+    jsonschema.validate(document, schema())
+    assert ProposalInput.model_validate(document["proposal"]).pricing == "on_demand"
+
+
+def test_a_pricing_of_another_name_is_still_refused() -> None:
+    document = {"workload": WORKLOAD, "proposal": {**PROPOSAL, "pricing": "on-demandd"}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, schema())
+    with pytest.raises(ValueError, match="Input should be 'on_demand'"):
+        ProposalInput.model_validate({**PROPOSAL, "pricing": "on-demandd"})

@@ -79,34 +79,45 @@ ATTENTION_SEVERITIES = frozenset({"critical", "warning"})
 """A finding of these severities means the workload needs attention (batch summaries, decision summaries)."""
 
 
-def _as_listed(choices: tuple[str, ...]) -> Callable[[object], object]:
-    """A value that names one of ``choices`` in another case ('EU' for 'eu'), as listed; anything else as
-    given, for the choice's own check to refuse."""
+def _as_listed(choices: tuple[str, ...], hyphens: bool = False) -> Callable[[object], object]:
+    """A value that names one of ``choices`` in another case ('EU' for 'eu'), and with ``hyphens`` with
+    a hyphen for an underscore ('on-demand' for 'on_demand'), as listed; anything else as given, for the
+    choice's own check to refuse."""
     listed = {choice.casefold(): choice for choice in choices}
 
     def spelled(value: object) -> object:
-        return listed.get(value.casefold(), value) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        key = value.casefold().replace("-", "_") if hyphens else value.casefold()
+        return listed.get(key, value)
 
     return spelled
 
 
-def _any_case_pattern(choices: tuple[str, ...]) -> str:
-    """A JSON Schema pattern that matches each of ``choices`` in any case ('eu', 'EU', 'Eu'), as the
-    validator takes them: JSON Schema's regular expressions have no case-insensitive flag."""
+def _any_case_pattern(choices: tuple[str, ...], hyphens: bool = False) -> str:
+    """A JSON Schema pattern that matches each of ``choices`` in any case ('eu', 'EU', 'Eu'), and with
+    ``hyphens`` an underscore as a hyphen too, as the validator takes them: JSON Schema's regular
+    expressions have no case-insensitive flag."""
 
     def letters(choice: str) -> str:
-        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in choice)
+        def one(c: str) -> str:
+            if c.isalpha():
+                return f"[{c.lower()}{c.upper()}]"
+            return "[_-]" if hyphens and c == "_" else re.escape(c)
+
+        return "".join(map(one, choice))
 
     return "^(" + "|".join(letters(choice) for choice in choices) + ")$"
 
 
-def any_case(choices: tuple[str, ...]) -> BeforeValidator:
+def any_case(choices: tuple[str, ...], hyphens: bool = False) -> BeforeValidator:
     """A region or country choice as a user types it: any case, as a country code is taken
-    (``countries.CountryCodeInput``); the JSON Schema's pattern takes the same spellings."""
+    (``countries.CountryCodeInput``), and with ``hyphens`` as the memo prints it ('on-demand'); the JSON
+    Schema's pattern takes the same spellings."""
     # The listed spellings first, for an editor to offer; the pattern for the other cases.
-    pattern = StringConstraints(pattern=_any_case_pattern(choices))
+    pattern = StringConstraints(pattern=_any_case_pattern(choices, hyphens))
     return BeforeValidator(
-        _as_listed(choices), json_schema_input_type=Literal[choices] | Annotated[str, pattern]
+        _as_listed(choices, hyphens), json_schema_input_type=Literal[choices] | Annotated[str, pattern]
     )
 
 
@@ -114,3 +125,5 @@ PersonalDataRegionInput = Annotated[PersonalDataRegion, any_case(PERSONAL_DATA_R
 """``personal_data_region`` as a workload gives it: 'EU' is 'eu'."""
 JurisdictionInput = Annotated[Jurisdiction, any_case(JURISDICTIONS)]
 """A jurisdiction as an overrides file gives it: 'eu' is 'EU', 'UNKNOWN' is 'unknown'."""
+PricingKindInput = Annotated[PricingKind, any_case(names(PricingKind), hyphens=True)]
+"""A proposal's ``pricing`` as the memo prints it: 'on-demand' is 'on_demand', 'Spot' is 'spot'."""

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from gpu_advisor.engine.common.wording import Words, WordsError
-from gpu_advisor.engine.domain.choices import Deployment, PricingKind
+from gpu_advisor.engine.domain.choices import Deployment, PricingKindInput
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.results import Decision, PurchasesVat, ResultModel
@@ -37,7 +37,7 @@ class ProposalInput(StrictInput):
     gpu: str | None = None
     gpus: int | None = Field(default=None, gt=0, le=100_000)
     """Cards in all (replicas x cards per replica)."""
-    pricing: PricingKind | None = None
+    pricing: PricingKindInput | None = None
     region: str | None = None
     """A region ID of the provider (eu-central-1) or a jurisdiction (EU, US, UK, CH); for a rental, one where
     the catalog prices its offer (a marketplace offer of variable locations: any of its provider's)."""
