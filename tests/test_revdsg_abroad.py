@@ -90,7 +90,8 @@ SECTOR_RULES = (
 """What RES018 says after the route and its countries, whichever route it is."""
 LEAVE = (
     "the personal data leave Switzerland, for a state whose law the Federal Council's list under the "
-    "revDSG finds adequate, but banking secrecy or FINMA's outsourcing rules may still require Switzerland"
+    "revDSG finds adequate, but for a bank, an insurer or another institution FINMA supervises, banking "
+    "secrecy or FINMA's outsourcing rules may still require Switzerland"
 )
 
 
@@ -218,8 +219,8 @@ def test_the_german_memo_names_the_country_in_german() -> None:
     assert (
         "Die gewählte Miete läuft in fr-par-2 (FR): Die personenbezogenen Daten verlassen die Schweiz, in "
         "einen Staat, dessen Gesetzgebung die Liste des Bundesrats nach revDSG als angemessen einstuft, aber "
-        "das Bankgeheimnis oder die Auslagerungsregeln der FINMA können dennoch die Schweiz verlangen "
-        "(RES018).\n"
+        "für eine Bank, eine Versicherung oder ein anderes von der FINMA beaufsichtigtes Institut können das "
+        "Bankgeheimnis oder die Auslagerungsregeln der FINMA dennoch die Schweiz verlangen (RES018).\n"
     ) in output
     assert (
         "Die gewählte Miete, scaleway h100-sxm-4-80g (4 × h100-sxm), verarbeitet die personenbezogenen Daten "
@@ -231,8 +232,9 @@ def test_the_german_memo_names_the_api_s_country_in_german() -> None:
     output = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=json.dumps(SWISS_BOT)).output
     assert (
         "Mit den Anfragen an die API verlassen die personenbezogenen Daten die Schweiz, in einen Staat, "
-        "dessen Gesetzgebung die Liste des Bundesrats nach revDSG als angemessen einstuft, aber das "
-        "Bankgeheimnis oder die Auslagerungsregeln der FINMA können dennoch die Schweiz verlangen (RES018).\n"
+        "dessen Gesetzgebung die Liste des Bundesrats nach revDSG als angemessen einstuft, aber für eine "
+        "Bank, eine Versicherung oder ein anderes von der FINMA beaufsichtigtes Institut können das "
+        "Bankgeheimnis oder die Auslagerungsregeln der FINMA dennoch die Schweiz verlangen (RES018).\n"
     ) in output
     assert (
         "Die gewählte Managed API, Mistral Small 24B Instruct (IONOS AI Model Hub), verarbeitet die "
