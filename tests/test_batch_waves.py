@@ -98,7 +98,8 @@ def test_the_memo_counts_the_start_in_the_window_share(tmp_path: Any) -> None:
         "Recommendation: **Dedicated cloud GPUs**, 96 × b200 at runpod (community, on-demand), "
         "**$3,042 per month** for 5.3 billed hours."
     ) in lines
-    # (346.5 s + 520.0 s) / 900 s = 96 %.
+    # (346.5 s + 520.0 s) / 900 s = 96 %: the Summary says it too, beside "9 minutes a day".
+    assert "With each run's start before it (346 s), a run takes 96 % of the window." in lines
     assert (
         "12 replicas do a run's work in 9 minutes each; with their start before it (346 s), the run takes "
         "96 % of the window, and the count keeps the window even if the estimate is +6 % too high. 96 GPUs "

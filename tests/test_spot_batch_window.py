@@ -77,6 +77,8 @@ def test_a_spot_batch_gets_the_replica_its_redone_work_needs() -> None:
         "1.8 hours, 92 % of the window with its start."
     ) in memo
     assert "bills whole instances" not in memo
+    # The Summary counts the rework too: (28.2 s + 1.7413 h x 1.05) / 2 h = 92 %.
+    assert "With each run's start before it (28 s), a run takes 92 % of the window." in memo
 
 
 def test_a_spot_batch_whose_window_holds_the_rework_keeps_its_count() -> None:
