@@ -155,7 +155,8 @@ def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None
         "the run loses the requests it has in flight, and redoing them on the others may end the run past "
         "the window. The replicas are spread "
         "over the offer's instances so that the loss of any one still leaves those the window needs "
-        "(SIZ038): one here carries 8 of the 16 replicas, and the 8 left still finish the run within the "
+        "(SIZ038): one here carries 8 of the 16 replicas; should it be lost as a run starts, the 8 left "
+        "still finish the run within the "
         "window."
     ) in memo
     assert "pays for the spare replica" not in memo
@@ -189,7 +190,8 @@ def test_a_replica_and_its_spare_go_on_two_instances() -> None:
     memo = flat(render_memo(r))
     assert "It does not cover a lost instance" not in memo
     assert (
-        "(SIZ038): one here carries 2 of the 4 replicas, and the 2 left still finish the run within the "
+        "(SIZ038): one here carries 2 of the 4 replicas; should it be lost as a run starts, the 2 left "
+        "still finish the run within the "
         "window." in memo
     )
 
@@ -234,7 +236,8 @@ def test_a_spare_beside_the_spread_costs_nothing_more() -> None:
     memo = flat(render_memo(spare))
     assert "pays for the spare replica" not in memo
     assert (
-        "(SIZ038): one here carries 2 of the 4 replicas, and the 2 left still finish the run within the "
+        "(SIZ038): one here carries 2 of the 4 replicas; should it be lost as a run starts, the 2 left "
+        "still finish the run within the "
         "window." in memo
     )
 
