@@ -12,6 +12,7 @@ in ``calc/roofline.py``, the latency at a load in ``calc/latency.py``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -65,6 +66,24 @@ class ReplicaPerformance(BaseModel):
     """'memory' or 'compute': what limits the weights' multiplications of a decode step at this batch
     (its attention is bound apart: by the KV cache's bytes, or by its FLOPs for latent attention)."""
     roofline: Roofline
+
+
+def step_reads(figures: SizingFigures) -> Callable[..., float]:
+    """The bytes a forward pass reads of so many billion parameters: those that hold the embedding and the
+    output layer (``kept``: a dense model's, a mixture's active or shared ones) read the output layer at its
+    bytes (16 bit in a quantized checkpoint) and only look the embedding up (``WeightsLayout.read_gb``); a
+    routed expert's are all at the precision's. A model given by its size: parameters x bytes per
+    parameter."""
+    layout = figures.weights_layout
+
+    def read(params_b: float, kept: bool = True) -> float:
+        if layout is None:
+            return params_b * 1e9 * figures.bytes_per_parameter
+        if not kept:
+            return params_b * 1e9 * layout.quantized_bytes_per_parameter
+        return layout.read_gb(params_b) * 1e9
+
+    return read
 
 
 def compute_tflops(gpu: Gpu, math_kind: str) -> float:
@@ -201,7 +220,7 @@ def replica_roofline(
     average_context = whole_prompt + output_tokens / 2
     pairs = figures.attention_flops_per_token_pair
     prefill_attention_seconds = pairs * (input_tokens * prefix + input_tokens**2 / 2) / attention_flops
-    bytes_per_parameter = figures.bytes_per_parameter
+    read = step_reads(figures)
     experts, per_token = figures.num_experts, figures.experts_per_token
     # A mixture of experts: the parameters a token does not use are the routed experts it skips, so one
     # expert (in every layer) holds (total - active) / (E - k) of them; the rest is shared.
@@ -225,17 +244,15 @@ def replica_roofline(
         shared_prefix_tokens=prefix,
         output_tokens=output_tokens,
         pipeline_stages=stages,
-        weights_seconds=weights_bytes / bandwidth,
+        weights_seconds=read(figures.weights_params_b or figures.params_b) / bandwidth,
         # A dense model's token reads every weight: the exact count the weights hold (``weights_gb``),
         # not the nominal size its FLOPs are counted at; a mixture of experts' active count is nominal.
-        active_weights_seconds=(
-            weights_bytes if not moe else figures.active_params_b * 1e9 * bytes_per_parameter
-        )
+        active_weights_seconds=read(figures.weights_params_b if not moe else figures.active_params_b)
         / bandwidth,
         experts=experts if expert_params else None,
         experts_per_token=per_token if expert_params else None,
-        shared_weights_seconds=shared_params * bytes_per_parameter / bandwidth,
-        expert_weights_seconds=expert_params * bytes_per_parameter / bandwidth,
+        shared_weights_seconds=read(shared_params / 1e9) / bandwidth,
+        expert_weights_seconds=read(expert_params / 1e9, kept=False) / bandwidth,
         fixed_step_seconds=figures.num_layers * layer_seconds + per_pass,
         kv_seconds_per_sequence=average_context * kv_bytes / bandwidth,
         weights_compute_seconds_per_sequence=active_flops / flops,

@@ -1,7 +1,9 @@
 """Capacity arithmetic: weight memory, KV cache per token and card counts per GPU.
 
 This is the card-count document's arithmetic, not a throughput measurement: weights are parameters times
-bytes per parameter, the KV cache comes on top, and counts are rounded up to the allowed card counts.
+bytes per parameter (a catalog model's quantized checkpoint keeps its embedding and output layer in 16 bit
+and INT4 adds its groups' scales: ``calc/weights.py``), the KV cache comes on top, and counts are rounded
+up to the allowed card counts.
 The usual count is the fewest cards whose memory, after the weights and the serving engine's reserve,
 holds the KV cache of several full-context sequences at once under the engine's memory rule.
 """
@@ -20,12 +22,14 @@ from gpu_advisor.engine.calc.attention_flops import (
     hidden_size,
 )
 from gpu_advisor.engine.calc.checkpoint import sixteen_bit_checkpoint_gb, weights_gb
+from gpu_advisor.engine.calc.weights import weights_layout
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 from gpu_advisor.engine.domain.knowledge.models import Fp8Checkpoint, ModelConfig
+from gpu_advisor.engine.domain.weights_layout import WeightsLayout
 
 
 class ModelShape(Protocol):
@@ -218,6 +222,9 @@ class SizingFigures(BaseModel):
     weights_params_b: float = 0.0
     """The parameters the weights hold: a catalog model's exact count (``params_b_exact``), else
     ``params_b``."""
+    weights_layout: WeightsLayout | None = None
+    """How a catalog model's weights are held (``calc/weights.py``); None for a model given by its size,
+    whose weights are ``weights_params_b`` x ``bytes_per_parameter``."""
     kv_bytes_per_token: float | None
     """From the model's attention shape (the catalog's, or the one given for a model given by its size);
     None where neither is known."""
@@ -329,7 +336,8 @@ def size_model(
     # model given by its size alone is taken as given.
     exact = model.params_b_exact if isinstance(model, ModelConfig) else None
     weighed = exact if exact is not None else params_b
-    weights = weights_gb(weighed, bytes_per_parameter)
+    layout = weights_layout(knowledge, model, weighed, precision)
+    weights = layout.weights_gb if layout is not None else weights_gb(weighed, bytes_per_parameter)
     element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
     kv_bytes = kv_bytes_per_token(model, element) if model is not None else None
     stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
@@ -358,6 +366,7 @@ def size_model(
         bytes_per_parameter=bytes_per_parameter,
         weights_gb=round(weights, 6),
         weights_params_b=float(weighed),
+        weights_layout=layout,
         kv_bytes_per_token=kv_bytes,
         kv_bytes_per_token_used=kv_used,
         kv_split_heads=split_heads,

@@ -56,6 +56,33 @@ class BytesPerParameter(Sourced):
     bytes: PositiveFloat
 
 
+class QuantizedPrecision(Sourced):
+    """A quantized precision's checkpoint layout: ``bytes_per_group`` of scale and zero point for every
+    ``group_size`` weights, where the format quantizes in groups (INT4)."""
+
+    precision: Precision
+    group_size: int | None = Field(default=None, gt=0)
+    bytes_per_group: float = Field(default=0.0, ge=0)
+
+    @model_validator(mode="after")
+    def _groups(self) -> QuantizedPrecision:
+        if (self.group_size is None) != (self.bytes_per_group == 0):
+            raise ValueError("group_size and bytes_per_group go together: both for a format with groups")
+        return self
+
+
+class QuantizedCheckpoints(Sourced):
+    """What a published checkpoint in a quantized precision keeps beside its quantized weights: the token
+    embedding and the output layer at ``kept_bytes_per_parameter`` (16 bit)."""
+
+    kept_bytes_per_parameter: PositiveFloat
+    precisions: tuple[QuantizedPrecision, ...]
+
+    def of(self, precision: str) -> QuantizedPrecision | None:
+        """The precision's layout; None for a precision no checkpoint quantizes (16 and 32 bit)."""
+        return next((entry for entry in self.precisions if entry.precision == precision), None)
+
+
 class CardCounts(Sourced):
     counts: tuple[int, ...] = Field(min_length=1)
     node_gpus: int = Field(gt=0)

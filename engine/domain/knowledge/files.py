@@ -44,6 +44,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     MarketFigure,
     Measurement,
     QuantizationSteps,
+    QuantizedCheckpoints,
     ReferenceGpu,
     RestrictedCountry,
     Schedule,
@@ -116,6 +117,7 @@ class SizingFile(VersionedFile):
     kv_cache: KvCache
     reference_gpu: ReferenceGpu
     quantization_steps: QuantizationSteps
+    quantized_checkpoints: QuantizedCheckpoints
 
 
 class ExportControlFile(VersionedFile):

@@ -49,7 +49,10 @@ class ModelConfig(Strict):
     num_attention_heads: int = Field(gt=0)
     num_kv_heads: int = Field(gt=0)
     head_dim: int = Field(gt=0)
-    hidden_size: int | None = Field(default=None, gt=0)  # None: num_attention_heads x head_dim
+    hidden_size: int = Field(gt=0)
+    vocab_size: int = Field(gt=0)
+    tie_word_embeddings: bool
+    """The output layer (lm_head) is the token embedding's matrix, held once; as config.json states it."""
     kv_lora_rank: int | None = Field(default=None, gt=0)
     qk_rope_head_dim: int | None = Field(default=None, gt=0)
     max_context_tokens: int = Field(gt=0)
@@ -72,6 +75,21 @@ class ModelConfig(Strict):
             raise ValueError("active_params_b cannot exceed params_b")
         if self.attention == "mla" and (self.kv_lora_rank is None or self.qk_rope_head_dim is None):
             raise ValueError("mla attention needs kv_lora_rank and qk_rope_head_dim")
+        total = (self.params_b_exact or self.params_b) * 1e9
+        if self.embedding_and_output_params >= total:
+            raise ValueError("vocab_size x hidden_size leaves no parameters beside the embedding and lm_head")
         if self.reasoning and self.reasoning_source is None:
             raise ValueError("reasoning needs reasoning_source: where the model's card says it thinks first")
         return self
+
+    @property
+    def embedding_and_output_params(self) -> int:
+        """The token embedding's and the output layer's parameters: vocab_size x hidden_size each, once
+        where they are tied."""
+        return (1 if self.tie_word_embeddings else 2) * self.vocab_size * self.hidden_size
+
+    @property
+    def looked_up_params(self) -> int:
+        """The token embedding's parameters where it is a matrix of its own: a forward pass looks rows of
+        it up and reads none of the rest (tied, it is the output layer, which every pass reads)."""
+        return 0 if self.tie_word_embeddings else self.vocab_size * self.hidden_size

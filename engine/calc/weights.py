@@ -1,0 +1,38 @@
+"""A catalog model's weights in its precision (``WeightsLayout``): a quantized checkpoint (AWQ and GPTQ
+INT4, llm-compressor's and ModelOpt's FP8 and INT8) keeps the token embedding and the output layer (lm_head)
+in 16 bit and INT4 adds a scale and a zero point to every group of weights (``sizing.yaml``,
+``quantized_checkpoints``): Llama 3.1 70B in INT4 is 68.45B x (0.5 + 2.5 / 128) bytes + 2 x 128,256 x 8,192
+x 2 bytes = 39.77 GB, not 70.55B x 0.5 bytes = 35.28 GB. A model given by its size has no vocabulary or
+width here: its weights stay parameters x bytes per parameter (no layout)."""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.models import ModelConfig
+from gpu_advisor.engine.domain.weights_layout import WeightsLayout
+
+
+def weights_layout(
+    knowledge: Knowledge, model: object, params_b: float, precision: str
+) -> WeightsLayout | None:
+    """The layout of ``params_b`` parameters of a catalog ``model`` in ``precision``; None for a model
+    given by its size."""
+    if not isinstance(model, ModelConfig):
+        return None
+    bytes_per_parameter = knowledge.bytes_per_parameter(precision)
+    checkpoints = knowledge.sizing.quantized_checkpoints
+    quantized = checkpoints.of(precision)
+    kept = model.embedding_and_output_params / 1e9
+    return trusted(
+        WeightsLayout,
+        quantized_params_b=params_b - kept,
+        bytes_per_parameter=bytes_per_parameter,
+        group_size=quantized.group_size if quantized is not None else None,
+        bytes_per_group=quantized.bytes_per_group if quantized is not None else 0.0,
+        kept_params_b=kept,
+        kept_bytes_per_parameter=checkpoints.kept_bytes_per_parameter
+        if quantized is not None
+        else bytes_per_parameter,
+        looked_up_params_b=model.looked_up_params / 1e9,
+    )
