@@ -1,25 +1,28 @@
 """SGLang's runtime reserve goes by the card's memory and the tensor-parallel degree (its default
-mem_fraction_static, knowledge/throughput.yaml reserve_by_card_memory); vLLM and TensorRT-LLM keep a flat
-3.5 GiB a card. Every figure below is worked out from SGLang's formula: 512 MiB of metadata, 1.5 MiB per
-token of the prompt chunk (at least 2,048), 2 MiB per batch size of the largest decode CUDA graph, 8 MiB
-per prompt size captured as a prefill CUDA graph (50 sizes up to 4,096 tokens, 58 up to 8,192, 74 up to
-16,384) and 128 MiB per card of tensor parallelism, at least 10 GiB on cards over 60 GiB."""
+mem_fraction_static, knowledge/throughput.yaml reserve_by_card_memory); vLLM keeps a flat 3.5 GiB a card
+(TensorRT-LLM's goes by its accounting: test_engine_reserve_accounting.py). Every figure below is worked
+out from SGLang's formula: 512 MiB of metadata, 1.5 MiB per token of the prompt chunk (at least 2,048), 2
+MiB per batch size of the largest decode CUDA graph, 8 MiB per prompt size captured as a prefill CUDA
+graph (50 sizes up to 4,096 tokens, 58 up to 8,192, 74 up to 16,384) and 128 MiB per card of tensor
+parallelism, at least 10 GiB on cards over 60 GiB."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
 
-from gpu_advisor.engine.domain.knowledge.engines import ReserveByCardMemory, ServingEngine
+from gpu_advisor.engine.domain.knowledge.engines import ReplicaActivations, ReserveByCardMemory, ServingEngine
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
 SGLANG = KNOWLEDGE.serving_engine("sglang")
 MIB = 2**20
+# Llama 3.1 70B's activations: SGLang's and vLLM's reserves do not go by them.
+ACTIVATIONS = ReplicaActivations(8192, False)
 
 
 def reserve_mib(engine: ServingEngine, gpu_id: str, cards: int) -> float:
-    return engine.reserve_bytes_per_card(KNOWLEDGE.gpu(gpu_id).memory_bytes, cards) / MIB
+    return engine.reserve_bytes_per_card(KNOWLEDGE.gpu(gpu_id).memory_bytes, cards, ACTIVATIONS) / MIB
 
 
 @pytest.mark.parametrize(
@@ -57,16 +60,15 @@ def test_sglang_prompt_chunk_by_card_memory(gpu_id: str, tokens: int) -> None:
     assert SGLANG.max_batched_tokens_on(KNOWLEDGE.gpu(gpu_id)) == tokens
 
 
-def test_vllm_and_tensorrt_llm_keep_a_flat_reserve() -> None:
-    for engine_id in ("vllm", "trtllm"):
-        engine = KNOWLEDGE.serving_engine(engine_id)
-        assert reserve_mib(engine, "l4", 1) == reserve_mib(engine, "b200", 8) == 3.5 * 1024
+def test_vllm_keeps_a_flat_reserve() -> None:
+    engine = KNOWLEDGE.serving_engine("vllm")
+    assert reserve_mib(engine, "l4", 1) == reserve_mib(engine, "b200", 8) == 3.5 * 1024
 
 
 def test_sglang_kv_cache_is_the_card_memory_less_weights_and_the_reserve() -> None:
     """Four H100 (80 GiB each) with 200 GiB of weights: 320 GiB - 200 GiB - 4 x 14,800 MiB = 63,680 MiB
     of KV cache (SGLang's whole-card basis at a share of 1)."""
-    cache = SGLANG.kv_cache_bytes(4 * KNOWLEDGE.gpu("h100-sxm").memory_bytes, 200 * 2**30, 4)
+    cache = SGLANG.kv_cache_bytes(4 * KNOWLEDGE.gpu("h100-sxm").memory_bytes, 200 * 2**30, 4, ACTIVATIONS)
     assert cache == 63_680 * MIB
 
 
@@ -134,16 +136,20 @@ def test_tiers_must_ascend_and_end_open(tiers: list[dict[str, object]], message:
         formula(tiers=tiers)
 
 
-def test_an_engine_gives_one_reserve_not_both_nor_none() -> None:
+ONE_RESERVE = (
+    "give exactly one of runtime_reserve_gib_per_card, reserve_by_card_memory and reserve_by_accounting"
+)
+
+
+def test_an_engine_gives_one_reserve_not_two_nor_none() -> None:
     data = SGLANG.model_dump()
-    with pytest.raises(
-        ValidationError, match="one of runtime_reserve_gib_per_card and reserve_by_card_memory"
-    ):
+    with pytest.raises(ValidationError, match=ONE_RESERVE):
         ServingEngine.model_validate({**data, "runtime_reserve_gib_per_card": 10})
-    with pytest.raises(
-        ValidationError, match="one of runtime_reserve_gib_per_card and reserve_by_card_memory"
-    ):
+    with pytest.raises(ValidationError, match=ONE_RESERVE):
         ServingEngine.model_validate({**data, "reserve_by_card_memory": None})
+    trtllm = KNOWLEDGE.serving_engine("trtllm").model_dump()
+    with pytest.raises(ValidationError, match=ONE_RESERVE):
+        ServingEngine.model_validate({**trtllm, "runtime_reserve_gib_per_card": 3.5})
 
 
 def test_a_weight_only_moe_flag_comes_with_its_source() -> None:

@@ -19,8 +19,9 @@ from gpu_advisor.engine.calc.calibration import (
     own_runs_data_parallel,
 )
 from gpu_advisor.engine.calc.count_limits import full_context_sequences
-from gpu_advisor.engine.calc.sizing import count_with_kv_reserve, kv_copies, size_model
-from gpu_advisor.engine.domain.knowledge.engines import GIB
+from gpu_advisor.engine.calc.gpu_fit import count_with_kv_reserve
+from gpu_advisor.engine.calc.sizing import kv_copies, size_model
+from gpu_advisor.engine.domain.knowledge.engines import GIB, ReplicaActivations
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -102,9 +103,10 @@ def test_the_card_count_for_a_kv_cache_counts_the_copies_of_its_group() -> None:
     gpu, engine = KNOWLEDGE.gpu("h100-sxm"), KNOWLEDGE.serving_engine("vllm")
     counts = KNOWLEDGE.sizing.card_counts.counts
     token = 2 * 94 * 4 * 128 * 2
-    one = count_with_kv_reserve(gpu, engine, 235e9, counts, 1_000_000, lambda cards: token)
+    activations = ReplicaActivations(4096, True)  # not read by vLLM's flat reserve
+    one = count_with_kv_reserve(gpu, engine, 235e9, counts, 1_000_000, lambda cards: token, activations)
     copies = count_with_kv_reserve(
-        gpu, engine, 235e9, counts, 1_000_000, lambda cards: token * kv_copies(4, min(cards, 8))
+        gpu, engine, 235e9, counts, 1_000_000, lambda cards: token * kv_copies(4, min(cards, 8)), activations
     )
     assert (one, copies) == (8, 16)
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import math
 
+from gpu_advisor.engine.calc.gpu_fit import GpuFit
 from gpu_advisor.engine.calc.latency import highest_rate_holding
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_interconnect
 from gpu_advisor.engine.calc.policy import Sizing, rate_within_targets, usable_rate
-from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, parallelism
+from gpu_advisor.engine.calc.sizing import SizingFigures, parallelism
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 
@@ -81,7 +82,9 @@ def replica_kv_tokens(knowledge: Knowledge, figures: SizingFigures, gpu_id: str,
     """Tokens of KV cache a replica of ``cards`` cards keeps beside its weights and the engine's reserve
     (0 or less where the weights leave none)."""
     gpu, engine = knowledge.gpu(gpu_id), knowledge.serving_engine(figures.serving_engine)
-    cache = engine.kv_cache_bytes(cards * gpu.memory_bytes, figures.weights_gb * 1e9, cards)
+    cache = engine.kv_cache_bytes(
+        cards * gpu.memory_bytes, figures.weights_gb * 1e9, cards, figures.activations
+    )
     tensor, _ = parallelism(knowledge.sizing.card_counts.node_gpus, cards)
     return cache / figures.kv_bytes_per_token_on(tensor)
 

@@ -16,13 +16,14 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.calc.gpu_fit import GpuFit
 from gpu_advisor.engine.calc.roofline import (
     Roofline,
     routed_factor_at,
     routed_multiply_adds,
     seconds_per_token,
 )
-from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
+from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.sizing import parallelism as replica_parallelism
 from gpu_advisor.engine.calc.tensor_parallel import (
     communication,
@@ -205,7 +206,7 @@ def replica_roofline(
     alone_pass = input_tokens / chunks
     prompt_sent = input_tokens * seconds_per_token(points, alone_pass, sent_per_token)
     weights_bytes = figures.weights_gb * 1e9
-    cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)
+    cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards, figures.activations)
     kv_bytes = figures.kv_bytes_per_token_on(tensor)
     batch = min(
         engine.max_sequences_on(gpu),

@@ -11,7 +11,6 @@ holds the KV cache of several full-context sequences at once under the engine's 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -22,12 +21,12 @@ from gpu_advisor.engine.calc.attention_flops import (
     hidden_size,
 )
 from gpu_advisor.engine.calc.checkpoint import sixteen_bit_checkpoint_gb, weights_gb
+from gpu_advisor.engine.calc.gpu_fit import GpuFit, fit_gpu
 from gpu_advisor.engine.calc.weights import weights_layout
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
-from gpu_advisor.engine.domain.knowledge.gpus import Gpu
+from gpu_advisor.engine.domain.knowledge.engines import ReplicaActivations, ServingEngine
 from gpu_advisor.engine.domain.knowledge.models import Fp8Checkpoint, ModelConfig
 from gpu_advisor.engine.domain.weights_layout import WeightsLayout
 
@@ -56,32 +55,6 @@ class ModelShape(Protocol):
     def experts_per_token(self) -> int | None: ...
     @property
     def fp8_checkpoint(self) -> Fp8Checkpoint | None: ...
-
-
-class GpuFit(BaseModel):
-    """How one GPU type holds one copy (replica) of the model."""
-
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
-
-    gpu: str
-    name: str
-    memory_gb: float
-    interconnect: str
-    segment: str
-    gpus_for_weights: int | None
-    """Fewest cards (from the allowed counts) whose memory holds the weights beside the serving engine's
-    runtime reserve (activations, CUDA graphs), with no room for a KV cache; None: not even the largest."""
-    gpus_with_kv_reserve: int | None
-    """Fewest cards whose memory holds the weights, the engine's reserve and the KV cache of the working
-    concurrency (``min_sequences_at_full_context`` sequences of the serving context)."""
-    kv_headroom_gb: float | None
-    """Memory left beside the weights at ``gpus_with_kv_reserve`` cards (decimal GB)."""
-    kv_tokens_capacity: int | None
-    """Tokens of KV cache the serving engine keeps at ``gpus_with_kv_reserve`` cards."""
-    gpus_for_light_load: int | None = None
-    """Fewest cards whose memory holds the weights, the engine's reserve and the KV cache of
-    ``min_sequences_under_light_load`` full-context sequences: where a load keeps few requests in flight,
-    a replica may run on this many (``calc.replicas.plans_by_gpu`` decides per load)."""
 
 
 def kv_bytes_per_token(model: ModelShape, bytes_per_element: float) -> float:
@@ -147,68 +120,6 @@ def kv_copies(split_heads: int | None, tensor: int) -> float:
     if split_heads is None:
         return 1.0
     return tensor * math.ceil(split_heads / tensor) / split_heads
-
-
-def count_with_kv_reserve(
-    gpu: Gpu,
-    engine: ServingEngine,
-    weights_bytes: float,
-    counts: tuple[int, ...],
-    kv_tokens: int,
-    kv_bytes_on: Callable[[int], float],
-) -> int | None:
-    """Fewest cards whose memory, after the weights and the engine's reserve, holds the KV cache of
-    ``kv_tokens`` tokens under the engine's memory rule, at ``kv_bytes_on(cards)`` bytes a token."""
-    for count in counts:
-        if engine.kv_cache_bytes(count * gpu.memory_bytes, weights_bytes, count) >= kv_tokens * kv_bytes_on(
-            count
-        ):
-            return count
-    return None
-
-
-def fit_gpu(
-    gpu: Gpu,
-    engine: ServingEngine,
-    weights_bytes: float,
-    counts: tuple[int, ...],
-    kv_bytes_on: Callable[[int], float],
-    kv_tokens_needed: int,
-    kv_tokens_light: int,
-    memory_counts: tuple[int, ...] = (),
-) -> GpuFit:
-    """How ``gpu`` holds one replica on ``counts`` (``loadable_counts``), the weights' fit on
-    ``memory_counts`` (every count); ``kv_bytes_on(cards)``: a token's KV cache on that many cards."""
-    sizes = memory_counts or counts
-    for_weights = next(
-        (
-            c
-            for c in sizes
-            if c * (gpu.memory_bytes - engine.reserve_bytes_per_card(gpu.memory_bytes, c)) >= weights_bytes
-        ),
-        None,
-    )
-    with_reserve = count_with_kv_reserve(gpu, engine, weights_bytes, counts, kv_tokens_needed, kv_bytes_on)
-    headroom = None if with_reserve is None else (with_reserve * gpu.memory_bytes - weights_bytes) / 1e9
-    tokens = None
-    if with_reserve is not None:
-        cache = engine.kv_cache_bytes(with_reserve * gpu.memory_bytes, weights_bytes, with_reserve)
-        tokens = math.floor(cache / kv_bytes_on(with_reserve))
-    return trusted(
-        GpuFit,
-        gpu=gpu.id,
-        name=gpu.name,
-        memory_gb=gpu.memory_gb,
-        interconnect=gpu.interconnect,
-        segment=gpu.segment,
-        gpus_for_weights=for_weights,
-        gpus_with_kv_reserve=with_reserve,
-        kv_headroom_gb=None if headroom is None else round(headroom, 3),
-        kv_tokens_capacity=tokens,
-        gpus_for_light_load=count_with_kv_reserve(
-            gpu, engine, weights_bytes, counts, kv_tokens_light, kv_bytes_on
-        ),
-    )
 
 
 class SizingFigures(BaseModel):
@@ -297,6 +208,11 @@ class SizingFigures(BaseModel):
         """A token's KV cache over a tensor-parallel group of ``tensor`` cards, copies included."""
         return self.kv_bytes_per_token_used * self.kv_copies_on(tensor)
 
+    @property
+    def activations(self) -> ReplicaActivations:
+        """What the engine's activation memory goes by (``ServingEngine.reserve_bytes_per_card``)."""
+        return ReplicaActivations(self.hidden_size, self.num_experts is not None)
+
 
 def kv_element_bytes(knowledge: Knowledge, precision: str, engine: ServingEngine) -> float:
     """The KV cache's bytes per element under the engine's default: FP8 where the engine runs an FP8
@@ -353,8 +269,20 @@ def size_model(
     def kv_bytes_on(cards: int) -> float:
         return kv_used * kv_copies(split_heads, parallelism(node_gpus, cards)[0])
 
+    width = hidden_size(model or stand_in)  # type: ignore[arg-type]
+    activations = ReplicaActivations(width, model is not None and model.num_experts is not None)
     fits = tuple(
-        fit_gpu(gpu, engine, weights * 1e9, counts, kv_bytes_on, kv_tokens_needed, kv_tokens_light, every)
+        fit_gpu(
+            gpu,
+            engine,
+            weights * 1e9,
+            counts,
+            kv_bytes_on,
+            kv_tokens_needed,
+            kv_tokens_light,
+            activations,
+            every,
+        )
         for gpu in knowledge.gpus.gpus
         if gpu_id in (None, gpu.id)
     )
@@ -375,7 +303,7 @@ def size_model(
         attention_flops_per_token_pair=attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         num_layers=(model or stand_in).num_layers,  # type: ignore[union-attr]
-        hidden_size=hidden_size(model or stand_in),  # type: ignore[arg-type]
+        hidden_size=width,
         num_experts=model.num_experts if model is not None else None,
         experts_per_token=model.experts_per_token if model is not None else None,
         context_tokens=context_tokens,

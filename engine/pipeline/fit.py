@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.card_keys import parse_cards
+from gpu_advisor.engine.calc.gpu_fit import GpuFit
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.performance import replica_interconnect
-from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures, parallelism
+from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, SizingFigures, parallelism
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload

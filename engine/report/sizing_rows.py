@@ -14,10 +14,11 @@ from gpu_advisor.engine.calc.count_limits import (
     longest_light_context,
     replica_kv_tokens,
 )
+from gpu_advisor.engine.calc.gpu_fit import GpuFit
 from gpu_advisor.engine.calc.latency import OperatingPoint, first_token_tail_ms, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.replicas import PEAKS_KEPT, ReplicaPlan, latency_at_peak
-from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
+from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge

@@ -11,9 +11,9 @@ from typing import Any
 from gpu_advisor.engine.apps.check.proposal_latency import proposed_performance
 from gpu_advisor.engine.calc.batch_run import run_hours, run_requests
 from gpu_advisor.engine.calc.batch_window import run_start, serves_in_window
+from gpu_advisor.engine.calc.gpu_fit import GpuFit
 from gpu_advisor.engine.calc.request_times import lone_request_seconds
 from gpu_advisor.engine.calc.roofline import Roofline
-from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 

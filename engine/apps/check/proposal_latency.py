@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.engine.calc.gpu_fit import GpuFit
 from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
-from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.schema import family_of
 

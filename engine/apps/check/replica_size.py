@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gpu_advisor.engine.calc.gpu_fit import GpuFit
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, plans_by_gpu
-from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 

@@ -4,7 +4,7 @@ holds and runs at once. Each profile is sourced from the engine's own code or do
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import Field, model_validator
 
@@ -77,6 +77,55 @@ class ReserveByCardMemory(Strict):
         return mib * MIB
 
 
+CardCount = Annotated[str, Field(pattern=r"^[1-9][0-9]*$")]
+"""A card count as a table's key (YAML keys are text)."""
+
+
+class ReplicaActivations(NamedTuple):
+    """What a replica's activation memory goes by (``ReserveByAccounting``): the width of the activations a
+    layer passes on and whether the model is a mixture of experts."""
+
+    width: int
+    mixture: bool
+
+
+class ReserveByAccounting(Strict):
+    """A runtime reserve worked out as the engine's memory accounting has it (TensorRT-LLM, by NVIDIA
+    aiconfigurator's breakdown): the CUDA context and libraries, the all-reduce buffers of a
+    tensor-parallel group, and the activations of one forward pass of ``max_batched_tokens`` tokens,
+    ``bytes_per_token_and_width`` bytes for every token and unit of the activations' width (a mixture of
+    experts' by its own table), at least ``min_activation_mib`` (all per card). Keyed by the card count
+    of the group; a larger group takes the largest count's figure."""
+
+    context_mib: float = Field(ge=0)
+    communication_mib_by_cards: dict[CardCount, float] = Field(min_length=1)
+    bytes_per_token_and_width: dict[CardCount, float] = Field(min_length=1)
+    mixture_bytes_per_token_and_width: dict[CardCount, float] = Field(min_length=1)
+    min_activation_mib: float = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _from_one_card(self) -> ReserveByAccounting:
+        tables = (
+            self.communication_mib_by_cards,
+            self.bytes_per_token_and_width,
+            self.mixture_bytes_per_token_and_width,
+        )
+        if any("1" not in table for table in tables):
+            raise ValueError("every table gives its figure for one card")
+        return self
+
+    @staticmethod
+    def _at(table: dict[CardCount, float], cards: int) -> float:
+        return table[str(max(int(count) for count in table if int(count) <= cards))]
+
+    def bytes_per_card(self, cards: int, tokens: int, activations: ReplicaActivations) -> float:
+        table = (
+            self.mixture_bytes_per_token_and_width if activations.mixture else self.bytes_per_token_and_width
+        )
+        activation = max(tokens * activations.width * self._at(table, cards), self.min_activation_mib * MIB)
+        return (self.context_mib + self._at(self.communication_mib_by_cards, cards)) * MIB + activation
+
+
 class ServingEngine(Sourced):
     id: ServingEngineId
     name: str
@@ -130,6 +179,13 @@ class ServingEngine(Sourced):
     reserve_by_card_memory: ReserveByCardMemory | None = None
     """The reserve and the prompt chunk by the card's memory (SGLang), in place of
     ``runtime_reserve_gib_per_card`` and ``max_batched_tokens``."""
+    reserve_by_accounting: ReserveByAccounting | None = None
+    """The reserve by the engine's memory accounting, from the card count, ``max_batched_tokens`` and the
+    model's activations (TensorRT-LLM), in place of ``runtime_reserve_gib_per_card``."""
+    reserve_source: Citation | None = None
+    """Where the reserve's figures come from (``reserve_by_accounting``'s, or the log
+    ``runtime_reserve_gib_per_card`` is checked against), read on ``reserve_as_of``."""
+    reserve_as_of: dt.date | None = None
     fp8_block_split_refused: bool | None = None
     """The engine refuses to load a block-quantized FP8 checkpoint where tensor parallelism leaves a card
     part of a block (``Fp8Checkpoint.splits_a_block``): True for vLLM and SGLang, whose FP8 layers check
@@ -163,8 +219,22 @@ class ServingEngine(Sourced):
             raise ValueError("give max_sequences_large_gpu and large_gpu_min_memory_gib together")
         if self.max_batched_tokens_large_gpu is not None and self.large_gpu_min_memory_gib is None:
             raise ValueError("max_batched_tokens_large_gpu needs large_gpu_min_memory_gib")
-        if (self.runtime_reserve_gib_per_card is None) == (self.reserve_by_card_memory is None):
-            raise ValueError("give exactly one of runtime_reserve_gib_per_card and reserve_by_card_memory")
+        reserves = (
+            self.runtime_reserve_gib_per_card,
+            self.reserve_by_card_memory,
+            self.reserve_by_accounting,
+        )
+        if sum(reserve is not None for reserve in reserves) != 1:
+            raise ValueError(
+                "give exactly one of runtime_reserve_gib_per_card, reserve_by_card_memory and "
+                "reserve_by_accounting"
+            )
+        if self.reserve_by_accounting is not None and self.reserve_source is None:
+            raise ValueError("give reserve_by_accounting with its reserve_source")
+        if (self.reserve_source is None) != (self.reserve_as_of is None):
+            raise ValueError("give reserve_source and reserve_as_of together")
+        if self.reserve_by_accounting is not None and self.max_batched_tokens_large_gpu is not None:
+            raise ValueError("reserve_by_accounting goes by one max_batched_tokens")
         if (self.max_batched_tokens is None) == (self.reserve_by_card_memory is None):
             raise ValueError("give max_batched_tokens, or reserve_by_card_memory, whose tiers set it")
         if (self.weight_only_fp8_moe_flag is None) != (self.weight_only_fp8_moe_source is None):
@@ -216,18 +286,23 @@ class ServingEngine(Sourced):
         assert self.max_batched_tokens is not None  # the validator gives it without tiers
         return self.max_batched_tokens
 
-    def reserve_bytes_per_card(self, card_bytes: float, cards: int) -> float:
+    def reserve_bytes_per_card(self, card_bytes: float, cards: int, activations: ReplicaActivations) -> float:
         """Memory each of ``cards`` cards of ``card_bytes`` (one replica's tensor-parallel group) keeps
-        for the runtime."""
+        for the runtime, for a model of these ``activations``."""
         if self.reserve_by_card_memory is not None:
             return self.reserve_by_card_memory.bytes_per_card(card_bytes, cards)
-        assert self.runtime_reserve_gib_per_card is not None  # the validator gives one of the two
+        if self.reserve_by_accounting is not None:
+            assert self.max_batched_tokens is not None  # the validator gives it without tiers
+            return self.reserve_by_accounting.bytes_per_card(cards, self.max_batched_tokens, activations)
+        assert self.runtime_reserve_gib_per_card is not None  # the validator gives one of the three
         return self.runtime_reserve_gib_per_card * GIB
 
-    def kv_cache_bytes(self, memory_bytes: float, weights_bytes: float, cards: int) -> float:
+    def kv_cache_bytes(
+        self, memory_bytes: float, weights_bytes: float, cards: int, activations: ReplicaActivations
+    ) -> float:
         """Bytes of KV cache ``cards`` cards of ``memory_bytes`` in all hold beside ``weights_bytes``;
         zero or less when the weights do not fit."""
-        reserve = cards * self.reserve_bytes_per_card(memory_bytes / cards, cards)
+        reserve = cards * self.reserve_bytes_per_card(memory_bytes / cards, cards, activations)
         if self.kv_memory_basis == "total":
             return memory_bytes * self.kv_memory_share - weights_bytes - reserve
         return (memory_bytes - weights_bytes - reserve) * self.kv_memory_share
