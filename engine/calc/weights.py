@@ -1,9 +1,10 @@
-"""A catalog model's weights in its precision (``WeightsLayout``): a quantized checkpoint (AWQ and GPTQ
-INT4, llm-compressor's and ModelOpt's FP8 and INT8) keeps the token embedding and the output layer (lm_head)
-in 16 bit and INT4 adds a scale and a zero point to every group of weights (``sizing.yaml``,
-``quantized_checkpoints``): Llama 3.1 70B in INT4 is 68.45B x (0.5 + 2.5 / 128) bytes + 2 x 128,256 x 8,192
-x 2 bytes = 39.77 GB, not 70.55B x 0.5 bytes = 35.28 GB. A model given by its size has no vocabulary or
-width here: its weights stay parameters x bytes per parameter (no layout)."""
+"""A catalog model's weights in its precision (``WeightsLayout``): a quantized checkpoint (AWQ and GPTQ INT4,
+llm-compressor's and ModelOpt's FP8 and INT8) keeps the token embedding and the output layer (lm_head) in
+16 bit and INT4 adds a scale and a zero point to every group of weights (``sizing.yaml``,
+``quantized_checkpoints``): Llama 3.1 70B in INT4 is 68.45B x (0.5 + 2.5 / 128) bytes + 2 x 128,256 x
+8,192 x 2 bytes = 39.76 GB (the checkpoint lists 39.77), not 70.55B x 0.5 bytes = 35.28 GB. A model given
+by its size has no vocabulary or width here: its weights stay parameters x bytes per parameter (no
+layout)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Result models: what ``size``, ``tco`` and ``recommend`` return, as JSON and to the templates.
 
-Field names are a contract with other tools: add fields freely, never rename.
-"""
+Field names are a contract with other tools: add fields freely, never rename."""
 
 from __future__ import annotations
 
@@ -29,6 +28,7 @@ from gpu_advisor.engine.domain.options import (
 from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.result_model import RESULT_SCHEMA_VERSION, ResultModel
 from gpu_advisor.engine.domain.tco_results import BreakEven, TcoResult, TcoScenario
+from gpu_advisor.engine.domain.weights_layout import WeightsLayout
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
 
@@ -83,6 +83,7 @@ class SizeResult(ResultModel):
     weights_gb: float
     weights_params_b: float = 0.0
     """The parameters the weights hold: a catalog model's exact count, else the size given."""
+    weights_layout: WeightsLayout | None = None  # a catalog model's: what a quantized checkpoint keeps 16 bit
     sixteen_bit_checkpoint_gb: float | None = None
     """The 16-bit checkpoint a replica reads and quantizes to FP8 as it starts, where it does."""
     kv_bytes_per_token: float | None

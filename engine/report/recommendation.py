@@ -79,6 +79,7 @@ def size_result(
         bytes_per_parameter=figures.bytes_per_parameter,
         weights_gb=figures.weights_gb,
         weights_params_b=figures.weights_params_b,
+        weights_layout=figures.weights_layout,
         sixteen_bit_checkpoint_gb=figures.sixteen_bit_checkpoint_gb,
         kv_bytes_per_token=figures.kv_bytes_per_token,
         kv_bytes_per_token_used=figures.kv_bytes_per_token_used,
