@@ -224,15 +224,15 @@ def test_a_spare_beside_the_spread_costs_nothing_more() -> None:
     (same,) = [o for o in lean.options if (o.provider, o.offer, o.gpu) == ("lambda", "8-gpu-plan", "b200")]
     assert (same.gpus, same.replicas) == (8, 2)
     assert best.spare_usd_per_month is None
-    # Billed by the minute: 16 cards x 399 minutes a day against 8 x 795 (each replica's 6.59 h or 13.18 h,
-    # its 162 s weight load and vLLM's 21.8 s start, rounded up), 32 card-minutes at $6.69 an hour over
+    # Billed by the minute: 16 cards x 400 minutes a day against 8 x 796 (each replica's 6.61 h or 13.21 h,
+    # its 164 s weight load and vLLM's 21.8 s start, rounded up), 32 card-minutes at $6.69 an hour over
     # 30.42 days.
     minutes = [
         math.ceil((o.hours_per_day_running + o.weights_load_hours + o.engine_start_hours) * 60)
         for o in (best, same)
     ]
-    assert minutes == [399, 795]
-    assert best.usd_per_month - same.usd_per_month == pytest.approx((16 * 399 - 8 * 795) / 60 * 6.69 * 30.42)
+    assert minutes == [400, 796]
+    assert best.usd_per_month - same.usd_per_month == pytest.approx((16 * 400 - 8 * 796) / 60 * 6.69 * 30.42)
     memo = flat(render_memo(spare))
     assert "pays for the spare replica" not in memo
     assert (
@@ -377,12 +377,12 @@ def test_owned_servers_for_a_batch_speak_of_its_run_not_a_peak() -> None:
     own = result.own_hardware
     assert own is not None and (own.nodes, own.replicas, own.spare_servers) == (2, 5, 0)
     assert "bought for the spare replica" not in memo
-    # The 4 replicas the window needs at 4.44 requests/s each for 8 hours, less the error band's 6 %:
-    # 4 x 4.4445 x 28,800 / 1.0606 = 482,700, which the bisection places to within 2 %, rounded down.
+    # The 4 replicas the window needs at 4.42 requests/s each for 8 hours, less the error band's 6 %:
+    # 4 x 4.4176 x 28,800 / 1.0606 = 479,800, which the bisection places to within 2 %, rounded down.
     # Beyond it a lost server leaves the window short, so the servers bought for it grow: the growth
     # room is the room through a loss, and no second figure says it.
     assert (
-        "They hold the load up to about 480,000 requests a day (14 % more than today's); beyond that one "
+        "They hold the load up to about 474,000 requests a day (13 % more than today's); beyond that one "
         "more server is needed" in memo
     )
     assert "through the loss of any one server up to" not in memo

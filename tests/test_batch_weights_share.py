@@ -80,17 +80,18 @@ REASONING = batch(
 
 
 def test_the_memo_says_each_instance_loads_its_share() -> None:
-    """DeepSeek-R1's 671 GB of FP8 weights on 16 H100 at AWS, two p5 instances over EFA: 335.5 GB each,
-    134.2 s, where 268.4 s were billed with each run."""
+    """DeepSeek-R1's 672.9 GB of FP8 weights (669.18B at 1 byte, the embedding and lm_head at 2) on 16
+    H100 at AWS, two p5 instances over EFA: 336.4 GB each, 134.6 s, where 269.2 s were billed with each
+    run."""
     result = run(REASONING)
     best = result.best_option
     assert best is not None and (best.provider, best.gpu) == ("aws", "h100-sxm")
-    assert result.sizing.weights_gb == pytest.approx(671.03)
+    assert result.sizing.weights_gb == pytest.approx(672.883358)
     assert best.weights_load_hours is not None
-    assert best.weights_load_hours * 3600 == pytest.approx(671.03 / 2 / LOAD_GB_PER_SECOND)
+    assert best.weights_load_hours * 3600 == pytest.approx(672.883358 / 2 / LOAD_GB_PER_SECOND)
     memo = flat(render_memo(result))
     assert (
-        "An hourly rental is billed here for each run, for the weights' load at its start (134 s on the "
+        "An hourly rental is billed here for each run, for the weights' load at its start (135 s on the "
         "best rental," in memo
     )
     assert (

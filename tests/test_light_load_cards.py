@@ -275,9 +275,9 @@ def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_ou
 
 def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() -> None:
     """The 16-bit checker around the clock, nobody waiting, with room for two full-context requests: at
-    4,700 requests a day one 1-card A100 PCIe replica would carry the peak's 0.0919 requests/s within the
-    headroom (0.142 x 70 % / 1.061 = 0.0938), but the 2.35 requests in flight its cache holds beside that
-    room (2 + 2,237 / 6,400 tokens) carry only 0.0913; the load takes two of them, not one 2-card replica
+    4,750 requests a day one 1-card A100 PCIe replica would carry the peak's 0.0929 requests/s within the
+    headroom (0.144 x 70 % / 1.061 = 0.0951), but the 2.35 requests in flight its cache holds beside that
+    room (2 + 2,237 / 6,400 tokens) carry only 0.0927; the load takes two of them, not one 2-card replica
     over PCIe (NET001), so it costs less than the same load at 6,000 (before, the A100 was dropped at such
     a boundary and a dearer H100 recommended)."""
     checker = {**CHECKER_BF16, "latency_sensitive": False, "personal_data": True, "model_stable": True}
@@ -285,14 +285,14 @@ def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() 
         recommend(
             validate_workload({**checker, "requests_per_day": n}, "test"), EVALUATED_ON, knowledge=ROOM_TWO
         )
-        for n in (4_700, 6_000)
+        for n in (4_750, 6_000)
     )
     row = next(g for g in light.sizing.gpus if g.gpu == "a100-80gb-pcie")
     held = row.kv_held_requests_per_second
-    assert held == pytest.approx(0.0913, abs=1e-4) and row.full_context_sequences == 2
+    assert held == pytest.approx(0.0927, abs=1e-4) and row.full_context_sequences == 2
     assert row.kv_held_sequences == pytest.approx(2 + (30_637 - 2 * 14_200) / 6_400, abs=1e-3)
     peak = light.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
-    assert peak == pytest.approx(4_700 / 86_400 * 1.6891)
+    assert peak == pytest.approx(4_750 / 86_400 * 1.6891)
     assert peak < (row.requests_per_second_per_replica or 0) * 0.7 / 1.06063377
     assert (row.cards_per_replica, row.replicas, row.not_recommended_by) == (1, math.ceil(peak / held), ())
     assert row.replicas == 2
@@ -409,12 +409,13 @@ def test_a_fleet_s_hours_count_capped_replicas() -> None:
 
 def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> None:
     """A latency-sensitive 8B FP8 service with 6,500-token prompts in a 64k context at 100,000 requests a
-    day, on single RTX 5090s, with room for two full-context requests: a card's 145,993 tokens of KV cache
-    (0.9 x 32 GiB - 3.5 GiB - 8.03 GB of weights, the exact 8.03B in FP8, at 131,072 bytes a token) keep
-    that room and 2.13 requests of 7,000 tokens beside it, so a replica carries at most 0.56
-    requests/s and the peak's 1.95 takes four; with no room kept, every request at its own length, the
-    headroom's 1.00 x 70 % / 1.061 = 0.66 would take three. The Summary and "Load and capacity" say so;
-    with the shipped room for one, nothing is capped and neither does."""
+    day, on single RTX 5090s, with room for two full-context requests: a card's 137,977 tokens of KV cache
+    (0.9 x 32 GiB - 3.5 GiB - 9.08 GB of weights: 6.98B in FP8 and the embedding and lm_head, 2 x 128,256 x
+    4,096, in 16 bit; at 131,072 bytes a token) keep that room and 0.99 requests of 7,000 tokens beside
+    it, so a replica carries at most 0.46 requests/s and the peak's 1.95 takes five; with no room kept,
+    every request at its own length, the headroom's 1.00 x 70 % / 1.061 = 0.66 would take three. The
+    Summary and "Load and capacity" say so; with the shipped room for one, nothing is capped and neither
+    does."""
     service = {
         "name": "long-8b",
         "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
@@ -426,35 +427,35 @@ def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> No
         "company_country": "DE",
     }
     r = recommend(validate_workload(service, "test"), EVALUATED_ON, knowledge=ROOM_TWO)
-    assert (r.decision.provider, r.decision.gpu, r.decision.gpus) == ("runpod", "rtx-5090", 5)
+    assert (r.decision.provider, r.decision.gpu, r.decision.gpus) == ("runpod", "rtx-5090", 6)
     row = next(g for g in r.sizing.gpus if g.gpu == "rtx-5090")
-    tokens = math.floor((0.9 * 32 * GIB - 3.5 * GIB - 8.03e9) / 131_072)
-    assert (row.replica_kv_tokens_capacity, row.full_context_sequences) == (tokens, 2) == (145_993, 2)
+    tokens = math.floor((0.9 * 32 * GIB - 3.5 * GIB - 9.080673e9) / 131_072)
+    assert (row.replica_kv_tokens_capacity, row.full_context_sequences) == (tokens, 2) == (137_977, 2)
     assert row.kv_held_sequences == pytest.approx(2 + (tokens - 2 * 65_536) / 7_000, abs=1e-3)
     policy = r.sizing_policy
     assert policy is not None and row.requests_per_second_per_replica is not None
     usable = row.requests_per_second_per_replica * policy.headroom_target_share
     usable /= 1 + policy.estimate_error_taken_off
     peak, held = r.load.peak_requests_per_second, row.kv_held_requests_per_second
-    assert held == pytest.approx(0.5553, abs=1e-4)  # the rate at which 4.13 are in flight on average
+    assert held == pytest.approx(0.4558, abs=1e-4)  # the rate at which 2.99 are in flight on average
     assert row.replicas_without_kv_cap == math.ceil(peak / usable) == 3
-    assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (5, 1)
+    assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (6, 1)
     memo = " ".join(render_memo(r).split())
     assert (
-        "which runs up to 20 requests of this length at once in its KV cache. That is at saturation, with no "
+        "which runs up to 19 requests of this length at once in its KV cache. That is at saturation, with no "
         "room kept for a long prompt: the replicas are planned with fewer in flight (below)."
     ) in memo
     assert (
-        "A replica of 1 × rtx-5090, fewer cards than the usual 4, keeps room in its KV cache of 145,993 "
-        "tokens for 2 requests of the full 65,536-token context and about 2.1 more of this workload's length "
-        "beside them, so it is planned to carry at most 0.56 requests/s, the rate at which about 4.1 are in "
+        "A replica of 1 × rtx-5090, fewer cards than the usual 4, keeps room in its KV cache of 137,977 "
+        "tokens for 2 requests of the full 65,536-token context and about 1.0 more of this workload's length "
+        "beside them, so it is planned to carry at most 0.46 requests/s, the rate at which about 3.0 are in "
         "flight on average (the room is gpu-advisor's margin for long prompts; vLLM keeps none). "
         "With no room kept for full-context requests, every request counted at its own length (7,000 "
-        "tokens), the peak would take 3 replicas of this size instead of 4, spares aside"
+        "tokens), the peak would take 3 replicas of this size instead of 5, spares aside"
     ) in memo
     assert (
         "The replicas are sized with room kept in their KV cache for requests of the full 65,536-token "
-        "context: with none kept the peak would take 3 replicas instead of 4, spares aside (the rtx-5090 row "
+        "context: with none kept the peak would take 3 replicas instead of 5, spares aside (the rtx-5090 row "
         'under "Sizing").'
     ) in memo
     plain = recommend(validate_workload(service, "test"), EVALUATED_ON)

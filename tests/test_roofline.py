@@ -287,41 +287,41 @@ def test_sixteen_h100_are_two_pipeline_stages_not_one_nvlink_machine() -> None:
     ]
     # The batches their caches hold: vLLM keeps 0.9 of the memory for weights and cache and 3.5 GiB a
     # card apart, and a token's latent (61 x 576 x 2 bytes) is kept whole on each of a group's 8 cards:
-    # (0.9 x 16 x 80 GiB - 671 GB - 16 x 3.5 GiB) / (2,000 x 8 x 70,272 B) = 449.9 sequences on 16 x H100
-    # (a stage per node, 8 copies each), and on 8 x H200 (0.9 x 8 x 141 GiB - 671 GB - 8 x 3.5 GiB) / the
-    # same = 345.97. At those batches a step sends 4.7 ms of activations on 16 x H100 (224.5 tokens a
-    # stage; 22.47 % of its passes carry a prompt, 1,224.5 tokens at 0.465 of the link, the others the
-    # 224.5 alone at 0.299) against 6.3 ms on 8 x H200 (345 tokens; 34.53 % in passes of 1,345 at 0.474,
+    # (0.9 x 16 x 80 GiB - 672.88 GB - 16 x 3.5 GiB) / (2,000 x 8 x 70,272 B) = 448.2 sequences on 16 x H100
+    # (a stage per node, 8 copies each), and on 8 x H200 (0.9 x 8 x 141 GiB - 672.88 GB - 8 x 3.5 GiB) / the
+    # same = 344.30. At those batches a step sends 4.7 ms of activations on 16 x H100 (224 tokens a
+    # stage; 22.42 % of its passes carry a prompt, 1,224 tokens at 0.465 of the link, the others the
+    # 224 alone at 0.299) against 6.3 ms on 8 x H200 (344 tokens; 34.43 % in passes of 1,344 at 0.474,
     # the others alone at 0.337), and the larger batch spreads each read of the weights (29.1 ms a step
     # against 20.3 ms) over more sequences: the sixteen cards carry more requests a second.
     token = 8 * 61 * 576 * 2
-    h100_cache = 0.9 * 16 * 80 * GIB - 671e9 - 16 * 3.5 * GIB
-    h200_cache = 0.9 * 8 * 141 * GIB - 671e9 - 8 * 3.5 * GIB
-    assert sixteen.batch == math.floor(h100_cache / (2000 * token)) == 449
-    assert eight_h200.batch == math.floor(h200_cache / (2000 * token)) == 345
-    assert (sixteen.roofline.prompt_pass_tokens(449), eight_h200.roofline.prompt_pass_tokens(345)) == (
-        1224.5,
-        1345,
+    h100_cache = 0.9 * 16 * 80 * GIB - 672.883358e9 - 16 * 3.5 * GIB
+    h200_cache = 0.9 * 8 * 141 * GIB - 672.883358e9 - 8 * 3.5 * GIB
+    assert sixteen.batch == math.floor(h100_cache / (2000 * token)) == 448
+    assert eight_h200.batch == math.floor(h200_cache / (2000 * token)) == 344
+    assert (sixteen.roofline.prompt_pass_tokens(448), eight_h200.roofline.prompt_pass_tokens(344)) == (
+        1224,
+        1344,
     )
-    h100_share, h200_share = 224.5 * 1000 / 999 / 1000, 345 * 1000 / 999 / 1000
-    assert (sixteen.roofline.prompt_step_share(449), eight_h200.roofline.prompt_step_share(345)) == (
+    h100_share, h200_share = 224 * 1000 / 999 / 1000, 344 * 1000 / 999 / 1000
+    assert (sixteen.roofline.prompt_step_share(448), eight_h200.roofline.prompt_step_share(344)) == (
         h100_share,
         h200_share,
     )
-    assert (h100_share, h200_share) == (pytest.approx(0.2247, abs=1e-4), pytest.approx(0.3453, abs=1e-4))
+    assert (h100_share, h200_share) == (pytest.approx(0.2242, abs=1e-4), pytest.approx(0.3443, abs=1e-4))
     h100_sent, h200_sent = (
-        step_sent(224.5, h100_share, 1224.5) * 1000,
-        step_sent(345, h200_share, 1345) * 1000,
+        step_sent(224, h100_share, 1224) * 1000,
+        step_sent(344, h200_share, 1344) * 1000,
     )
-    assert sixteen.roofline.communication_seconds(449) * 1000 == pytest.approx(h100_sent, rel=1e-12)
-    assert eight_h200.roofline.communication_seconds(345) * 1000 == pytest.approx(h200_sent, rel=1e-12)
-    assert [link_share(8, tokens * 7168) for tokens in (1224.5, 224.5, 1345, 345)] == [
+    assert sixteen.roofline.communication_seconds(448) * 1000 == pytest.approx(h100_sent, rel=1e-12)
+    assert eight_h200.roofline.communication_seconds(344) * 1000 == pytest.approx(h200_sent, rel=1e-12)
+    assert [link_share(8, tokens * 7168) for tokens in (1224, 224, 1344, 344)] == [
         pytest.approx(0.465, abs=0.001),
         pytest.approx(0.299, abs=0.001),
         pytest.approx(0.474, abs=0.001),
         pytest.approx(0.337, abs=0.001),
     ]
-    assert (h100_sent, h200_sent) == (pytest.approx(4.692, abs=0.001), pytest.approx(6.266, abs=0.001))
+    assert (h100_sent, h200_sent) == (pytest.approx(4.686, abs=0.001), pytest.approx(6.252, abs=0.001))
     h200_reads, h100_reads = (671e9 / (8 * rate * BANDWIDTH_SHARE) * 1000 for rate in (4800e9, 3350e9))
     assert (h200_reads, h100_reads) == (pytest.approx(20.32, abs=0.01), pytest.approx(29.11, abs=0.01))
     assert sixteen.requests_per_second > eight_h200.requests_per_second
@@ -329,8 +329,10 @@ def test_sixteen_h100_are_two_pipeline_stages_not_one_nvlink_machine() -> None:
 
 def test_405b_fp8_takes_four_h200_and_mixtral_bf16_one() -> None:
     # 4 x 141 GiB = 605.6 GB; vLLM keeps 0.9 of it for weights and cache and 3.5 GiB a card apart: 0.9 x
-    # 605.6 - 405.85 (the exact count) - 15.0 = 124.1 GB of cache, where eight 8,192-token sequences need
-    # 8 x 8,192 x 516,096 bytes = 33.8 GB. The old weight-share rule asked for eight cards.
+    # 605.6 - 410.05 (the exact 405.85B less the embedding and lm_head, 2 x 128,256 x 16,384, at 1 byte,
+    # those at the 2 bytes the FP8 checkpoint keeps them in) - 15.0 = 119.9 GB of cache, where eight
+    # 8,192-token sequences need 8 x 8,192 x 516,096 bytes = 33.8 GB. The old weight-share rule asked for
+    # eight cards.
     h200 = KNOWLEDGE.gpu("h200")
     assert h200.memory_bytes == 141 * GIB
     model = KNOWLEDGE.model("llama-3.1-405b")
@@ -338,8 +340,8 @@ def test_405b_fp8_takes_four_h200_and_mixtral_bf16_one() -> None:
     fit = next(f for f in figures.fits if f.gpu == "h200")
     assert figures.kv_bytes_per_token_used == 126 * 8 * 128 * 2 * 2
     assert fit.gpus_with_kv_reserve == 4
-    assert figures.weights_gb == 405.85
-    cache = 0.9 * 4 * 141 * GIB - 405.85e9 - 4 * 3.5 * GIB
+    assert figures.weights_gb == 410.052693
+    cache = 0.9 * 4 * 141 * GIB - 410.052693e9 - 4 * 3.5 * GIB
     assert fit.kv_tokens_capacity == math.floor(cache / (126 * 8 * 128 * 2 * 2))
     mixtral = KNOWLEDGE.model("mixtral-8x7b")
     figures = size_model(KNOWLEDGE, mixtral.params_b, mixtral.active_params_b, "bf16", mixtral, 8192, "vllm")
@@ -422,8 +424,9 @@ def test_the_highest_rate_within_targets_meets_them_and_a_little_more_does_not()
 
 def test_bf16_decode_steps_match_the_published_light_load_rows() -> None:
     # TensorRT-LLM 0.14 at 2 requests/s (held out from fitting): 8 ms between tokens for Llama 3.1 8B BF16
-    # on one H100 and 21 ms for 70B BF16 on four. A lone decode step reads the weights (16.06 GB and
-    # 141.1 GB: the exact 8.03B and 70.55B parameters at two bytes; the FLOPs count the nominal 8B and 70B)
+    # on one H100 and 21 ms for 70B BF16 on four. A lone decode step reads the weights but the token
+    # embedding, whose rows it only looks up (15.01 GB and 139.0 GB: the exact 8.03B and 70.55B parameters
+    # less 128,256 x 4,096 and 128,256 x 8,192, at two bytes; the FLOPs count the nominal 8B and 70B)
     # and one sequence's 16-bit cache (467 + 128 tokens of 131,072 and 327,680 bytes), and the fixed time
     # of 32 and 80 layers; on four cards, 160 all-reduces of one token as well: in 1 step of 255 (467 / 255
     # prompt tokens a step over a 467-token prompt, the 256 output tokens taking 255 decode steps after
@@ -434,7 +437,7 @@ def test_bf16_decode_steps_match_the_published_light_load_rows() -> None:
     seventy = replica("llama-3.1-70b", "bf16", "h100-sxm", 4, 467, 256, "trtllm")
     one_card = 3350e9 * BANDWIDTH_SHARE
     four_cards = 4 * 3350e9 * BANDWIDTH_SHARE
-    eight_weights = blend(16.06e9 / one_card, 2 * 8e9 / usable(989, 1))
+    eight_weights = blend((8.03e9 - 128_256 * 4096) * 2 / one_card, 2 * 8e9 / usable(989, 1))
     assert lone_request(eight.roofline).time_per_output_token_ms == pytest.approx(
         (eight_weights + 595 * 131_072 / one_card + 32 * LAYER) * 1000, rel=1e-9
     )
@@ -442,7 +445,7 @@ def test_bf16_decode_steps_match_the_published_light_load_rows() -> None:
     assert (link_share(4, 468 * 8192), link_share(4, 8192)) == (pytest.approx(0.328, abs=0.001), 0.35)
     sent = (sent_per_token(80, 8192, 4, 468) + 254 * sent_per_token(80, 8192, 4, 1)) / 255
     all_reduces = 160 * ALL_REDUCE + sent
-    seventy_weights = blend(141.1e9 / four_cards, 2 * 70e9 / usable(989, 4))
+    seventy_weights = blend((70.55e9 - 128_256 * 8192) * 2 / four_cards, 2 * 70e9 / usable(989, 4))
     assert lone_request(seventy.roofline).time_per_output_token_ms == pytest.approx(
         (seventy_weights + 595 * 327_680 / four_cards + 80 * LAYER + all_reduces) * 1000, rel=1e-9
     )

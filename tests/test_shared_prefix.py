@@ -67,18 +67,18 @@ def test_a_prompt_after_a_cached_prefix_computes_only_its_own_tokens() -> None:
 
 
 def test_the_kv_cache_holds_each_request_beside_one_shared_copy() -> None:
-    """The cache held 37 whole requests of 6,300 tokens, 233,100 tokens in all (short of 38's 239,400);
-    with 4,000 shared once, each request keeps 2,300 of its own: (233,100 + r - 4,000) / 2,300, at least
-    99 and short of 102 for the cache's remainder r below 6,300."""
+    """The cache held 36 whole requests of 6,300 tokens, 226,800 tokens in all (short of 37's 233,100);
+    with 4,000 shared once, each request keeps 2,300 of its own: (226,800 + r - 4,000) / 2,300, at least
+    96 and short of 99 for the cache's remainder r below 6,300."""
     whole, shared = rooflines(4_000)
     assert whole is not None and shared is not None
-    assert whole.max_batch == 37
+    assert whole.max_batch == 36
     assert (
-        math.floor((37 * 6_300 - 4_000) / 2_300)
+        math.floor((36 * 6_300 - 4_000) / 2_300)
         <= shared.max_batch
-        < math.floor((38 * 6_300 - 4_000) / 2_300)
+        < math.floor((37 * 6_300 - 4_000) / 2_300)
     )
-    assert shared.max_batch == 99
+    assert shared.max_batch == 97
 
 
 def test_an_engine_that_caches_no_prefix_computes_every_prompt_whole(tmp_path: Any) -> None:
@@ -89,7 +89,7 @@ def test_an_engine_that_caches_no_prefix_computes_every_prompt_whole(tmp_path: A
     shared = figures.model_copy(update={"shared_prefix_tokens": 4_000})
     roofline = replica_roofline(knowledge, shared, fit, 6_000, 300, 2)
     assert roofline is not None
-    assert (roofline.input_tokens, roofline.shared_prefix_tokens, roofline.max_batch) == (6_000, 0, 37)
+    assert (roofline.input_tokens, roofline.shared_prefix_tokens, roofline.max_batch) == (6_000, 0, 36)
 
 
 def test_without_the_engines_prefix_cache_the_texts_say_nothing_of_one(tmp_path: Any) -> None:
@@ -106,11 +106,11 @@ def test_the_memo_says_what_the_shared_start_changes_and_what_the_api_bill_leave
     assert result.workload.shared_prefix_tokens == 4_000
     assert "shared_prefix_tokens" not in result.workload.defaults_used
     row = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
-    # Two H100 a replica run 99 requests at once where they ran 37, so fewer replicas carry the peak.
-    assert (row.cards_per_replica, row.concurrent_requests) == (2, 99)
+    # Two H100 a replica run 97 requests at once where they ran 36, so fewer replicas carry the peak.
+    assert (row.cards_per_replica, row.concurrent_requests) == (2, 97)
     whole = run({**RAG, "shared_prefix_tokens": 0})
     whole_row = next(g for g in whole.sizing.gpus if g.gpu == "h100-sxm")
-    assert whole_row.concurrent_requests == 37
+    assert whole_row.concurrent_requests == 36
     assert row.replicas is not None and whole_row.replicas is not None and row.replicas < whole_row.replicas
     memo = render_memo(result)
     assert (

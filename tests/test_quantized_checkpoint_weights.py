@@ -1,0 +1,72 @@
+"""A catalog model's quantized weights are sized as its published checkpoints hold them
+(knowledge/sizing.yaml, quantized_checkpoints): the token embedding and the output layer (lm_head), each
+vocab_size x hidden_size parameters, stay in 16 bit, and INT4 adds 2.5 bytes of scale and zero point to
+every 128 weights. Every figure below is worked out by hand from models.yaml's counts."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.calc.performance import step_reads
+from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+KNOWLEDGE = load_knowledge()
+
+
+def figures(model_id: str, precision: str) -> SizingFigures:
+    model = KNOWLEDGE.model(model_id)
+    return size_model(KNOWLEDGE, model.params_b, model.active_params_b, precision, model, 8192, "vllm")
+
+
+@pytest.mark.parametrize(
+    ("model_id", "precision", "gb"),
+    [
+        # Llama 3.1 70B: 70.55B - 2 x 128,256 x 8,192 (2,101,346,304) = 68,448,653,696 parameters x
+        # (0.5 + 2.5 / 128) bytes = 35,561,214,615.5, + 2,101,346,304 x 2 bytes = 39,763,907,223.5 bytes
+        # (hugging-quants' AWQ checkpoint lists 39.77 GB), not 70.55B x 0.5 = 35.28 GB.
+        ("llama-3.1-70b", "int4", 39.763907),
+        # Llama 3.1 8B: 8.03B - 2 x 128,256 x 4,096 (1,050,673,152) = 6,979,326,848 x 1 byte + 1,050,673,152
+        # x 2 bytes = 9,080,673,152 bytes (neuralmagic's FP8 checkpoint lists 5 + 4.08 GB), not 8.03 GB.
+        ("llama-3.1-8b", "fp8", 9.080673),
+        # INT8 holds the same as FP8.
+        ("llama-3.1-8b", "int8", 9.080673),
+        # 16 bit keeps every parameter at 2 bytes: 8.03B x 2.
+        ("llama-3.1-8b", "bf16", 16.06),
+    ],
+)
+def test_a_quantized_checkpoint_keeps_its_embedding_and_output_layer_in_16_bit(
+    model_id: str, precision: str, gb: float
+) -> None:
+    assert figures(model_id, precision).weights_gb == gb
+
+
+def test_a_model_given_by_its_size_keeps_parameters_times_bytes() -> None:
+    """No vocabulary or width is known: 70B x 0.5 bytes = 35 GB."""
+    sized = size_model(KNOWLEDGE, 70.0, 70.0, "int4", None, 8192, "vllm")
+    assert (sized.weights_gb, sized.weights_layout) == (35.0, None)
+
+
+def test_a_decode_step_reads_the_output_layer_at_16_bit_and_not_the_embedding() -> None:
+    """Llama 3.1 70B in FP8: 68,448,653,696 x 1 byte + the lm_head's 1,050,673,152 x 2 bytes = 70.55 GB
+    a step; the embedding's 1,050,673,152 are looked up, not read. In INT4: 68,448,653,696 x 0.51953125
+    + 2,101,346,304 = 37,662,560,919.5 bytes."""
+    fp8, int4 = figures("llama-3.1-70b", "fp8"), figures("llama-3.1-70b", "int4")
+    assert round(step_reads(fp8)(70.55)) == 70_550_000_000
+    assert round(step_reads(int4)(70.55) * 2) == 2 * 37_662_560_919.5
+
+
+def test_the_size_command_shows_how_the_weights_add_up() -> None:
+    output = CliRunner().invoke(main, ["size", "--model", "llama-3.1-70b", "--precision", "int4"]).output
+    assert (
+        "Weights: 68.45B x (0.5 + 2.5 / 128) bytes (2.5 bytes of scale and zero point for every 128 "
+        "weights) + 2.1B of the token embedding and output layer x 2 bytes (a quantized checkpoint keeps "
+        "them in 16 bit) = 39.8 GB\n"
+    ) in output
+    fp8 = CliRunner().invoke(main, ["size", "--model", "llama-3.1-8b", "--precision", "fp8"]).output
+    assert (
+        "Weights: 6.98B x 1 byte + 1.05B of the token embedding and output layer x 2 bytes (a quantized "
+        "checkpoint keeps them in 16 bit) = 9.1 GB\n"
+    ) in fp8
