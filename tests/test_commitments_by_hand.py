@@ -21,28 +21,29 @@ CHAT_3M = MARKETS["open-market"]
 
 def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours() -> None:
     """Three million requests a day of a 70B FP8 service around the clock on the steady profile: on H100
-    (two cards a replica, 25.09 requests/s each, 66 % of it usable after the headroom and the error band,
-    0.70 / 1.061: 16.56) the hours need 3 to 5 replicas, spare included: 34.7 requests/s on average times
+    (two cards a replica, 25.02 requests/s each, 66 % of it usable after the headroom and the error band,
+    0.70 / 1.061: 16.51) the hours need 3 to 5 replicas, spare included: 34.7 requests/s on average times
     the hour's factor times 1.27 within it. One reserved 8-GPU P5 holds 4 of them every hour; hours 12 to
-    16 (factors 1.13 to 1.33, above 3 x 16.56 / (34.7 x 1.27) = 1.127; hour 8's 1.11 is not) need a
+    16 (factors 1.13 to 1.33, above 3 x 16.51 / (34.7 x 1.27) = 1.123; hour 8's 1.11 is not) need a
     fifth, 2 cards on Lambda's hourly 2-GPU H100 instance ($4.19) for 5 hours a day (GMI's $2.10 sells
     single cards only, which a 2-card replica cannot use: NET003); hours 22 and 23 (0.70, 0.72, at most
-    2 x 16.56 / (34.7 x 1.27) = 0.751; hour 21's 0.77 is not) need only three."""
+    2 x 16.51 / (34.7 x 1.27) = 0.749; hour 21's 0.77 is not) need only three."""
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
     result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
     mixed = result.mixed_fleet
     assert mixed is not None and mixed.fleet is not None
     fleet = mixed.fleet
     plan = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
-    # 25.09 (25.11 at a nominal 70 GB): the exact 70.55 GB of weights take a little longer to read each
-    # step and leave KV room for 519 sequences, not 522. A request's 150 tokens take 149 decode steps, its
-    # first coming from its prompt's pass, so a full batch's pass carries 519 x (1 + 300 / 149) = 1,564
-    # tokens (the decode tokens and the 300-token prompts replacing the one in 149 sequences that finishes
-    # each step), an all-reduce of 1,564 x 8,192 = 12.8 million elements, where the 2-card table gives 0.37
-    # of the link (0.34 at 8.4 million, 0.39 at 16.8 million), not 0.41.
-    assert plan.requests_per_second_per_replica == pytest.approx(25.09, abs=0.01)
+    # 25.02: the 72.65 GB of FP8 weights (the 16-bit embedding and lm_head among them) leave KV room for
+    # 504 sequences. A request's 150 tokens take 149 decode steps, its first coming from its prompt's pass,
+    # so a full batch's pass carries 504 x (1 + 300 / 149) = 1,519 tokens (the decode tokens and the
+    # 300-token prompts replacing the one in 149 sequences that finishes each step), an all-reduce of
+    # 1,519 x 8,192 = 12.4 million elements, where the 2-card table gives 0.37 of the link (0.34 at 8.4
+    # million, 0.39 at 16.8 million), not 0.41.
+    assert plan.requests_per_second_per_replica == pytest.approx(25.02, abs=0.01)
+    assert plan.concurrent_requests == 504
     usable = plan.requests_per_second_per_replica * 0.70 / (1 + result.throughput_accuracy.highest_error)
-    assert usable == pytest.approx(16.56, abs=0.01)
+    assert usable == pytest.approx(16.51, abs=0.01)
     hourly = result.load.average_requests_per_second * 1.27
     assert 1.11 < 3 * usable / hourly < 1.13 and 0.72 < 2 * usable / hourly < 0.77
     assert fleet.replicas_by_hour == (4,) * 12 + (5,) * 5 + (4,) * 5 + (3, 3)
@@ -145,19 +146,19 @@ def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
     nightly = own.rent_billed_hours_per_month / (1 + result.spot_interruption_overhead)
     minutes = nightly / result.workload.days_per_month * 60
     assert minutes == pytest.approx(round(minutes), abs=1e-6)
-    # 282 minutes a night (the run's 280.47 and the 16-bit checkpoint's load, 72.71B x 2 bytes = 145.42 GB
-    # at 2.5 GB/s: 58.2 s): 282 / 60 x 22 nights x 1.05 = 108.6 hours billed.
+    # 285 minutes a night (the run's 283.33 and the 16-bit checkpoint's load, 72.71B x 2 bytes = 145.42 GB
+    # at 2.5 GB/s: 58.2 s): 285 / 60 x 22 nights x 1.05 = 109.7 hours billed.
     assert compared.hours_per_day_running is not None
     load_minutes = 72.71 * 2 / 2.5 / 60
-    assert round(minutes) == math.ceil(compared.hours_per_day_running * 60 + load_minutes) == 282
-    assert own.rent_billed_hours_per_month == pytest.approx(282 / 60 * 22 * 1.05)
+    assert round(minutes) == math.ceil(compared.hours_per_day_running * 60 + load_minutes) == 285
+    assert own.rent_billed_hours_per_month == pytest.approx(285 / 60 * 22 * 1.05)
     assert compared.usd_per_month == pytest.approx(
         compared.gpus_rented * compared.usd_per_gpu_hour * own.rent_billed_hours_per_month, rel=RELATIVE
     )
     memo = render_memo(result)
     bill = f"${compared.usd_per_month:,.0f}"
     assert (
-        f"| Compared offer: azure/nd-h100-v5-spot, h100-sxm ($2.37/GPU-hour) | {bill} | as billed: 109 h "
+        f"| Compared offer: azure/nd-h100-v5-spot, h100-sxm ($2.37/GPU-hour) | {bill} | as billed: 110 h "
         "(16 cards) |" in memo
     )
     # The cheapest admitted rental is RunPod's B200, the best rental: shown once.

@@ -44,11 +44,12 @@ def test_sixteen_h100_hold_six_full_context_sequences_not_the_usual_eight() -> N
     r1 = next(m for m in knowledge.models.models if m.id == "deepseek-r1")
     figures = size_model(knowledge, 671, 37, "fp8", r1, CONTEXT)
     h100 = next(fit for fit in figures.fits if fit.gpu == "h100-sxm")
-    # vLLM keeps 90 % of 16 x 80 GiB, less 3.5 GiB a card, beside 671 GB of weights: 505.8 GB. Latent
-    # attention keeps 61 x (512 + 64) x 2 bytes = 70,272 a token on every card of an 8-card tensor-parallel
-    # group (two pipeline stages of half the layers each: 8 copies in all), 562,176 bytes a token: 899,760
-    # tokens, 6.86 sequences of 131,072. Eight need 589.5 GB; two fit, and 8 cards do not hold the weights.
-    cache = 0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 671e9
+    # vLLM keeps 90 % of 16 x 80 GiB, less 3.5 GiB a card, beside 672.9 GB of weights (669.18B at one
+    # byte, the embedding and lm_head at two): 503.9 GB. Latent attention keeps 61 x (512 + 64) x 2 bytes =
+    # 70,272 a token on every card of an 8-card tensor-parallel group (two pipeline stages of half the
+    # layers each: 8 copies in all), 562,176 bytes a token: 896,406 tokens, 6.84 sequences of 131,072.
+    # Eight need 589.5 GB; two fit, and 8 cards do not hold the weights.
+    cache = 0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 672.883358e9
     per_token = 61 * (512 + 64) * 2 * 8
     assert cache / per_token // CONTEXT == 6
     assert (h100.gpus_with_kv_reserve, h100.gpus_for_light_load, h100.gpus_for_weights) == (None, 16, 16)
@@ -62,19 +63,20 @@ def test_sixteen_h100_hold_six_full_context_sequences_not_the_usual_eight() -> N
 def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_servers_are_priced() -> None:
     r = result()
     decision = r.decision
-    # A replica's 899,702 tokens of KV cache (beside the 671.03 GB of weights, the exact 671.03B at one
-    # byte) hold six requests at the full context, or room for one and 219.6 requests of 3,500 tokens beside
+    # A replica's 896,406 tokens of KV cache (beside the 672.88 GB of weights: the exact 671.03B, the
+    # embedding and lm_head at two bytes and the rest at one) hold six requests at the full context, or
+    # room for one and 218.7 requests of 3,500 tokens beside
     # it: far more than the 7.6 the peak keeps in flight, so the headroom sizes the replicas: one for the
     # peak and a spare, each of two 8-GPU servers.
     assert (decision.deployment, decision.gpu, decision.gpus) == ("own_hardware", "h100-sxm", 32)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
     assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.below_usual_count) == (16, None, True)
-    tokens = (0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 671.03e9) / (61 * (512 + 64) * 2 * 8)
+    tokens = (0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 672.883358e9) / (61 * (512 + 64) * 2 * 8)
     assert (row.full_context_sequences, row.replicas) == (6, 2)
     assert (
         row.kv_held_sequences
         == pytest.approx(1 + (tokens - CONTEXT) / 3_500)
-        == pytest.approx(220.61, abs=0.01)
+        == pytest.approx(219.67, abs=0.01)
     )
     assert row.kv_held_requests_per_second is None
     memo = render_memo(r)
@@ -84,7 +86,7 @@ def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_serv
     # first token at the peak (107.4 ms at the table of 1.57 and 1.78 and the bandwidth share of 0.87;
     # counted twice, the factor on the prompt's multiply-adds and again on their blend, it was 114 ms).
     assert (
-        "| h100-sxm | 80 GB | 16 | 16 | 257 | 2.56 | 2 | 32 | 5 % | 108 ms / 19 ms | no usual count within "
+        "| h100-sxm | 80 GB | 16 | 16 | 256 | 2.55 | 2 | 32 | 5 % | 108 ms / 19 ms | no usual count within "
         "16 cards; 6 full-context sequences fit |"
     ) in memo
     assert "the fewest cards that hold a light load" not in memo
@@ -97,21 +99,21 @@ def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_serv
 
 def test_a_batch_runs_on_the_light_count_where_its_requests_fit() -> None:
     """A batch runs its replicas full at the batch their KV cache holds at its own request length: the
-    16 cards' 899,702 tokens hold 257 requests of 3,500 tokens (it was not planned, as if a batch needed
+    16 cards' 896,406 tokens hold 256 requests of 3,500 tokens (it was not planned, as if a batch needed
     the usual count's eight full-context sequences). 20,000 a day within 8 hours take one replica."""
     r = result(load_pattern="batch", batch_window_hours=8, on_premises_required=False)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
-    tokens = (0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 671.03e9) / (61 * (512 + 64) * 2 * 8)
-    assert tokens // 3_500 == 257
+    tokens = (0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 672.883358e9) / (61 * (512 + 64) * 2 * 8)
+    assert tokens // 3_500 == 256
     assert (row.replicas, row.cards_per_replica, row.concurrent_requests, row.below_usual_count) == (
         1,
         16,
-        257,
+        256,
         True,
     )
     assert row.kv_held_sequences is None
     assert (
-        "| h100-sxm | 80 GB | 16 | 16 | 257 | 2.56 | 1 | 16 | 9 % | 100 s a request | no usual count within "
+        "| h100-sxm | 80 GB | 16 | 16 | 256 | 2.55 | 1 | 16 | 9 % | 100 s a request | no usual count within "
         "16 cards; 6 full-context sequences fit |"
     ) in render_memo(r)
 

@@ -28,17 +28,17 @@ def test_kept_warm_instances_that_share_a_busy_service_serve_every_hour() -> Non
     # instance's estimated requests/s, in hours.
     work = r.load.average_requests_per_second * 30.42 * 24 / row.requests_per_second_per_replica
     assert b.work_hours_per_month == pytest.approx(work)
-    # 238.9 hours: each decode step reads the 70B's exact 70.55 GB of FP8 weights, at 0.86 of the card's
+    # 239.2 hours: each decode step reads 70.55 GB of the 70B's 72.65 GB of FP8 weights (the 16-bit
+    # output layer, not the 16-bit embedding, whose rows it only looks up), at 0.86 of the card's
     # bandwidth, and the multiplications run at 0.58 of its FP8 rate; a request's first token comes from
-    # its prompt's pass, so it takes 149 decode steps for its 150 tokens (239.3 hours at 150 steps and
-    # 0.87, 238.6 at 149 and 0.87). The prefills take 57 % of an instance's time at its full batch of
-    # 667, so the step fewer saves 0.3 % of the hours, not 1/150.
-    assert round(work, 1) == 238.9
+    # its prompt's pass, so it takes 149 decode steps for its 150 tokens. The prefills take most of an
+    # instance's time at its full batch of 653 (667 beside 70.55 GB of weights: 238.9 hours).
+    assert round(work, 1) == 239.2
     memo = " ".join(render_memo(r).split())
     assert "| Serving requests | 1,460.0 |" in render_memo(r)
     assert (
         "An instance counts as serving while a request is in flight on it, however many: at an instance's "
-        "full throughput the month's requests would take 238.9 instance-hours. The difference is throughput "
+        "full throughput the month's requests would take 239.2 instance-hours. The difference is throughput "
         "the running instances leave unused: fewer requests in flight than an instance could batch, and the "
         "headroom kept for the busiest minutes and the latency targets."
     ) in memo

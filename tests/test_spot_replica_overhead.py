@@ -43,11 +43,11 @@ def test_a_16_card_replica_on_spot_bills_twice_the_redone_work() -> None:
     azure = next(o for o in result.options if (o.provider, o.offer) == ("azure", "nd-h100-v5-spot"))
     assert (azure.gpus, azure.replicas, azure.instances[0].count) == (16, 1, 2)
     assert azure.spot_overhead == pytest.approx(0.10)
-    # The run's hours and its weights' load (its published FP8 checkpoint at the exact 671.03B parameters,
-    # each of the two instances reading its 335.5 GB at 2.5 GB/s at once: 134.2 s), billed by the minute
-    # on the days it runs, plus 2 x 5 % redone.
-    assert result.sizing.weights_gb == pytest.approx(671.03)
-    minutes = math.ceil(azure.hours_per_day_running * 60 + 671.03 / 2 / 2.5 / 60)
+    # The run's hours and its weights' load (its published FP8 checkpoint, 669.18B parameters at one byte
+    # and the embedding and lm_head at two, each of the two instances reading its 336.4 GB at 2.5 GB/s at
+    # once: 134.6 s), billed by the minute on the days it runs, plus 2 x 5 % redone.
+    assert result.sizing.weights_gb == pytest.approx(672.883358)
+    minutes = math.ceil(azure.hours_per_day_running * 60 + 672.883358 / 2 / 2.5 / 60)
     days = 30.42  # the catalog's days a month (730 h / 24)
     assert azure.billed_hours_per_month == pytest.approx(minutes / 60 * days * 1.10)
     memo = " ".join(render_memo(result).split())

@@ -143,10 +143,10 @@ def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     thousandth of the volume, a replica of 2 cards and its spare, still bills whole instances: two, as
     the business-critical service's spare may not share the other's machine, 16 × $1.90 × 730 = $22,192
     (the chart had drawn the replicas' share of one instance's bill). A reserved base with hourly peaks,
-    $52,287 (its busier hours on Lambda's 2-GPU instances at $4.19), is decided below that rental
-    ($66,576) and the six owned servers that keep the peak through the loss of one ($57,326). (At the
-    file's 1,100,000 a replica's 2.054 requests/s, not 2.026, need 16 replicas and a spare: 20 run, 40
-    cards on five whole instances, and five owned servers, $47,772, are decided.)"""
+    $53,051 (its busier hours on Lambda's 2-GPU instances at $4.19), is decided below that rental
+    ($66,576) and the six owned servers that keep the peak through the loss of one ($59,589). (A replica
+    carries 2.021 requests/s beside 72.65 GB of FP8 weights, the 16-bit embedding and lm_head among them:
+    at the file's 1,100,000 the same 21 run, and the mix bills $52,032.)"""
     data = load_workload(str(VOLUME_DIR / "w07-rag-api-hybrid.yaml")).model_dump(
         mode="json", exclude_unset=True
     )
@@ -158,7 +158,7 @@ def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     assert best is not None and (best.offer, best.gpus, best.gpus_rented) == ("p5-reserved-3y", 42, 48)
     assert round(best.usd_per_month) == round(48 * 1.90 * 730) == 66_576
     assert result.decision.deployment == "hybrid" and "SIZ015" in result.fired_rules
-    assert round(result.decision.usd_per_month or 0) == 52_287
+    assert round(result.decision.usd_per_month or 0) == 53_051
     month = route_month_at(evaluation, "dedicated_cloud")
     assert month is not None
     assert month(1_130_000).usd_per_month == pytest.approx(48 * 1.90 * 730)
@@ -197,19 +197,17 @@ def test_own_hardware_decided_is_the_line() -> None:
 
 
 def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
-    """w07 with the published steady profile, not business-critical: 23 to 42 replicas by hour. A
+    """w07 with the published steady profile, not business-critical: 23 to 43 replicas by hour. A
     reserved base of 32 replicas (64 cards × $1.90 × 730 = $88,768) and Lambda's hourly H100 for the rest
     cost less than owning 11 servers for the busiest hour. The base is whole 8-card P5 instances of four
     2-card replicas, and an instance pays reserved where its replicas are needed in more than $1.90 /
     $4.19 = 45 % of their hours (Lambda sells 2-card instances by the hour at $4.19): the 29th to 32nd
     replicas are needed in 64 of their 96 replica-hours a day (67 %), so they pay in the base; the 33rd
-    to 36th in 39 (41 %), so they do not. A replica carries 2.322 requests/s, 1.532 usable within 70 % of
-    it and the 6.06 % error band: hour 11's 38.15 requests/s x 1.27 needs 31.62 replicas, 33 with the
-    spare; hour 6's 37.41 need 31.01, 33; the 40.00 requests/s of hours 7, 17 and 18 need 33.15, 35 with
-    the spare, and hour 8's 41.11 need 34.07, 36. (At the 2.326 requests/s and 5.74 % band of 300 decode
-    steps a request at the bandwidth share of 0.87, hours 6, 7, 8, 17, 18 and 23 ran one replica fewer and
-    the 33rd to 36th were needed in 34 replica-hours; 23 to 43 replicas, and 67 and 40 replica-hours,
-    at 2.314 requests/s and a 7.09 % band.)"""
+    to 36th in 39 (41 %), so they do not. A replica carries 2.306 requests/s (beside 72.65 GB of FP8
+    weights, the 16-bit embedding and lm_head among them), 1.522 usable within 70 % of it and the 6.06 %
+    error band: hour 11's 38.15 requests/s x 1.27 needs 31.84 replicas, 33 with the spare; hour 6's 37.41
+    need 31.22, 33; the 40.00 requests/s of hours 7, 17 and 18 need 33.39, 35 with the spare, and hour
+    8's 41.11 need 34.31, 36. (At 2.322 requests/s, beside 70.55 GB, the busiest hour ran 42.)"""
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
     result = recommend(
         validate_workload({**data, "business_critical": False}, "test"),
@@ -219,7 +217,7 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
     assert result.decision.deployment == "hybrid"
     fleet = result.mixed_fleet.fleet
     hours = fleet.replicas_by_hour
-    assert (min(hours), max(hours), fleet.base_replicas_hosted) == (23, 42, 32)
+    assert (min(hours), max(hours), fleet.base_replicas_hosted) == (23, 43, 32)
 
     def needed(first: int) -> int:
         """Replica-hours a day of the four replicas from the ``first``th on (one 8-card instance)."""
@@ -234,8 +232,8 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
 
 def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes() -> None:
     """w07 business-critical (SIZ015), its provider confirming the busier hours' cards: a lost 8-card P5
-    instance takes four replicas where each hour has one spare, so every hour runs three more (26 to 45):
-    $110,571 a month, below the 12 owned servers that keep the peak through the loss of one ($119,179 with
+    instance takes four replicas where each hour has one spare, so every hour runs three more (26 to 46):
+    $110,826 a month, below the 12 owned servers that keep the peak through the loss of one ($119,179 with
     their staff), and decided."""
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
     # Its provider confirms the busier hours' cards: else no mix is priced (PRC034).
@@ -251,14 +249,12 @@ def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes
     )
     assert critical.mixed_fleet is not None and relaxed.mixed_fleet is not None
     hours, lean = critical.mixed_fleet.fleet.replicas_by_hour, relaxed.mixed_fleet.fleet.replicas_by_hour
-    assert hours == tuple(count + 3 for count in lean) and (min(hours), max(hours)) == (26, 45)
-    # 36 replicas reserved (72 cards x $1.90 x 730 h = $99,864) and the 42 replica-hours a day above them
-    # on Lambda's 2-card instances (2 x 42 x 30.42 x $4.19 = $10,707): $110,571 (a replica carries 2.322
-    # requests/s within a 6.06 % error band: hours 7, 8, 17 and 18 run one replica more than at the 2.326
-    # requests/s and 5.74 % band of 300 decode steps a request at the bandwidth share of 0.87, whose 38
-    # replica-hours made $109,551; $111,335 with the 45 replica-hours of a replica's 2.314 requests/s and
-    # a 7.09 % error band).
-    assert round(critical.mixed_fleet.usd_per_month) == 110_571
+    assert hours == tuple(count + 3 for count in lean) and (min(hours), max(hours)) == (26, 46)
+    # 36 replicas reserved (72 cards x $1.90 x 730 h = $99,864) and the 43 replica-hours a day above them
+    # on Lambda's 2-card instances (2 x 43 x 30.42 x $4.19 = $10,962): $110,826 (a replica carries 2.306
+    # requests/s beside 72.65 GB of FP8 weights, within a 6.06 % error band; at 2.322 beside 70.55 GB, 42
+    # replica-hours made $110,571).
+    assert round(critical.mixed_fleet.usd_per_month) == 110_826
     assert (critical.decision.deployment, round(critical.own_hardware.usd_per_month)) == (
         "hybrid",
         119_179,
@@ -368,14 +364,13 @@ def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:
     best = result.best_option
     assert best is not None and (best.replicas, best.spare_replicas) == (2, 1)
     assert round(best.capacity_utilization_at_peak * 100) == 14
-    # 200,000 requests / 86,400 s x 1.33 x 1.27 = 3.91 requests/s at the peak, on one H200 replica's 14.20,
+    # 200,000 requests / 86,400 s x 1.33 x 1.27 = 3.91 requests/s at the peak, on one H200 replica's 14.17,
     # 119 decode steps a request after its prompt's pass, at the bandwidth share of 0.86 and the compute
-    # share of 0.58 (with a decode step for each of the 120 output tokens: 14.17 at 0.87, 14.16 at 0.86,
-    # 14.38 at 0.86 and 0.59, 14.39 at a nominal 70 GB: the exact 70.55 GB of weights take a little longer
-    # to read each step and leave KV room for 363 sequences, not 366).
+    # share of 0.58 (14.20 beside 70.55 GB of weights: the 72.65 GB of the FP8 checkpoint, its embedding
+    # and lm_head in 16 bit, leave KV room for 351 sequences, not 363).
     per_replica = next(g for g in result.sizing.gpus if g.gpu == best.gpu).requests_per_second_per_replica
     peak = 200_000 / 86_400 * 1.33 * 1.27
-    assert best.gpu == "h200" and round(per_replica or 0, 2) == 14.20
+    assert best.gpu == "h200" and round(per_replica or 0, 2) == 14.17
     assert round(peak / (per_replica or 1) * 100) == 28 and peak == pytest.approx(3.91, abs=0.01)
     memo = render_memo(result)
     assert "too high: one replica for the peak. At the peak it runs at 28 % of its estimated" in memo
@@ -385,9 +380,10 @@ def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:
 
 def test_volumes_where_the_route_has_no_price_are_left_out() -> None:
     """A 70B model at one request a day is weighed against RunPod's serverless A100s, one card per
-    instance. From 300,000 requests a day a replica takes 2 cards (they carry the peak on fewer cards in
-    all), which no instance of the product holds: ``recommend`` there offers no such option, and the
-    chart leaves those volumes out and says so."""
+    instance. From 100,000 requests a day a replica takes 2 cards (they carry the peak on fewer cards in
+    all; beside the 72.65 GB of FP8 weights, the 16-bit embedding and lm_head among them, one card keeps
+    little KV cache), which no instance of the product holds: ``recommend`` there offers no such option,
+    and the chart leaves those volumes out and says so."""
     workload = {
         "name": "generated",
         "model": {"name": "llama-3.1-70b", "precision": "fp8"},
@@ -398,11 +394,13 @@ def test_volumes_where_the_route_has_no_price_are_left_out() -> None:
     result = run(workload)
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_kind == "serverless"
-    assert chart.self_hosted_unpriced == (300_000, 1_000_000, 3_000_000, 10_000_000)
-    assert chart.requests_per_day == (1, 1_000, 3_000, 10_000, 30_000, 100_000)
+    assert chart.self_hosted_unpriced == (100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)
+    assert chart.requests_per_day == (1, 1_000, 3_000, 10_000, 30_000)
     option = followed(result)
     assert option is not None
     there = as_json(run({**workload, "requests_per_day": 1_000_000}))
     keys = ("provider", "offer", "gpu", "regions")
     assert not [o for o in there["options"] if all(o[k] == option[k] for k in keys)]
-    assert "has no price at 300,000, 1,000,000, 3,000,000, 10,000,000 requests a day" in render_memo(result)
+    assert "has no price at 100,000, 300,000, 1,000,000, 3,000,000, 10,000,000 requests a day" in render_memo(
+        result
+    )
