@@ -52,9 +52,10 @@ def test_cards_asked_about_are_shown_and_the_gpu_judged_at_its_best_count() -> N
 def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targets() -> None:
     """Without a load the table showed the usual count (2 × H100 for 70B FP8) where 4 were asked about;
     with a load, 2 × H100 at a 20 ms target run 20.21 ms a token at the peak (18.55 alone, kept at 20.27
-    with the estimate's mean error of 9.2 %; shown as 20.2 and 20.3), which the row said nothing of while
-    the footnote claimed the fewest cards that meet the targets. Each step reads the 70.55 GB the FP8
-    weights hold at 0.86 of the bandwidth, 12.24 ms of it on two cards (18.41 ms alone at 0.87)."""
+    with the estimate's mean error; shown as 20.2 and 20.3), which the row said nothing of while the
+    footnote claimed the fewest cards that meet the targets. Each step reads 70.55 GB of the FP8
+    weights' 72.65 GB (the 16-bit output layer, not the 16-bit embedding, whose rows it looks up) at 0.86
+    of the bandwidth, 12.24 ms of it on two cards; their KV cache runs 25 requests a second."""
     base = ["size", "--model", "llama-3.1-70b", "--precision", "fp8", "--gpu", "h100-sxm"]
     bare = CliRunner().invoke(main, [*base, "--cards", "4"])
     assert bare.exit_code == 0, bare.output
@@ -65,7 +66,7 @@ def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targe
     assert loaded.exit_code == 0, loaded.output
     row = " ".join(loaded.output.split("\n\n")[1].split())
     assert row.endswith(
-        "h100-sxm 80 GB 1 2 25.1 6 12 8 % 40.8 20.2 misses the latency targets at the peak: 20.2 ms a token "
+        "h100-sxm 80 GB 1 2 25 6 12 8 % 40.8 20.2 misses the latency targets at the peak: 20.2 ms a token "
         "against 20 (a lone request: 18.6); replicas sized to keep 20.3 ms a token"
     )
     assert (
