@@ -59,16 +59,18 @@ def test_a_decode_step_reads_the_experts_its_sequences_touch() -> None:
     def read_bytes(sequences: float) -> float:
         return roofline.weights_read_seconds(sequences) * bandwidth
 
-    # One sequence: its active weights, 12.9B x 2 bytes.
-    assert read_bytes(1) == pytest.approx(12.9e9 * 2, rel=1e-6)
-    # Two: 8 x (1 - 0.75^2) = 3.5 experts, (1.6333 + 3.5 x 5.6333)B = 21.35B parameters, 42.7 GB; the
-    # active weights twice over would be 51.6 GB.
+    # The token embedding (32,000 x 4,096 parameters) is among the shared ones but only looked up, not
+    # read. One sequence: its active weights less the embedding, (12.9B - 0.131B) x 2 bytes.
+    embedding = 32_000 * 4096
+    assert read_bytes(1) == pytest.approx((12.9e9 - embedding) * 2, rel=1e-6)
+    # Two: 8 x (1 - 0.75^2) = 3.5 experts, (1.6333 - 0.131 + 3.5 x 5.6333)B = 21.22B parameters, 42.44
+    # GB; the active weights twice over would be 51.1 GB.
     experts_touched = 8 * (1 - 0.75**2)
     assert experts_touched == pytest.approx(3.5)
-    assert read_bytes(2) == pytest.approx((shared + 3.5 * expert) * 2, rel=1e-6)
-    assert read_bytes(2) == pytest.approx(42.7e9, rel=1e-6)
-    # Sixty-four: every expert, all 93.4 GB of weights once.
-    assert read_bytes(64) == pytest.approx(46.7e9 * 2, rel=1e-6)
+    assert read_bytes(2) == pytest.approx((shared - embedding + 3.5 * expert) * 2, rel=1e-6)
+    assert read_bytes(2) == pytest.approx(42.4379e9, rel=1e-5)
+    # Sixty-four: every expert, all 93.4 GB of weights once but the embedding: 93.14 GB.
+    assert read_bytes(64) == pytest.approx((46.7e9 - embedding) * 2, rel=1e-6)
 
 
 def test_deepseek_at_eight_sequences_reads_fewer_than_eight_times_its_experts() -> None:
@@ -138,26 +140,27 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
 
 def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
     # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP (the nominal 70B active
-    # parameters; 1.953 ms at 4 x 989 TFLOPS x 0.58) are far less work than reading the 141.1 GB of
-    # weights (the exact 70.55B x 2 bytes: 141.1e9 / (4 x 4,800e9 x 0.86) = 8.545 ms), so the
-    # multiplications take about one read of the weights (8.630 ms blended); then the prompt's attention
-    # (0.6 microseconds), its 32 tokens' activations through 160 all-reduces (32 x 8,192 = 262,144
-    # elements, the 4-card table's first point: 0.35 of the link, 0.799 ms), and 80 layers of fixed time
-    # and 160 all-reduces of 3 microseconds: 15.709 ms.
+    # parameters; 1.953 ms at 4 x 989 TFLOPS x 0.58) are far less work than reading the 139.0 GB of
+    # weights a pass reads (the exact 70.55B less the embedding's 128,256 x 8,192, whose rows it only
+    # looks up, x 2 bytes: 139.0e9 / (4 x 4,800e9 x 0.86) = 8.418 ms), so the multiplications take about
+    # one read of the weights (8.505 ms blended); then the prompt's attention (0.6 microseconds), its 32
+    # tokens' activations through 160 all-reduces (32 x 8,192 = 262,144 elements, the 4-card table's
+    # first point: 0.35 of the link, 0.799 ms), and 80 layers of fixed time and 160 all-reduces of 3
+    # microseconds: 15.584 ms.
     roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
-    weights = 70.55e9 * 2 / (4 * 4800e9 * BANDWIDTH_SHARE)
+    weights = (70.55e9 - 128_256 * 8192) * 2 / (4 * 4800e9 * BANDWIDTH_SHARE)
     assert roofline.prefill_seconds < weights
-    assert weights * 1000 == pytest.approx(8.545, abs=0.001)
+    assert weights * 1000 == pytest.approx(8.418, abs=0.001)
     compute = 32 * 140e9 / (4 * 989e12 * COMPUTE_SHARE)
     assert (compute * 1000, blend(weights, compute) * 1000) == (
         pytest.approx(1.953, abs=0.001),
-        pytest.approx(8.630, abs=0.001),
+        pytest.approx(8.505, abs=0.001),
     )
     attention = 2 * 80 * 64 * 256 * 32**2 / 2 / (4 * 989e12 * COMPUTE_SHARE)
     assert 32 * sent_per_token(80, 8192, 4, 0.35) * 1000 == pytest.approx(0.799, abs=0.001)
     all_reduces = 32 * sent_per_token(80, 8192, 4, 0.35) + 160 * ALL_REDUCE
     expected = blend(weights, compute) + attention + all_reduces + 80 * LAYER
-    assert expected * 1000 == pytest.approx(15.709, abs=0.001)
+    assert expected * 1000 == pytest.approx(15.584, abs=0.001)
     assert lone_request(roofline).time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
 
 
@@ -182,14 +185,14 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     # decoding at this rate: the prompts replacing the finished ones (each sequence decodes for 499
     # steps, its first token coming from its prompt's pass), 17.15 x 5,000 / 499 = 171.8 tokens a step,
     # are fewer than a prompt, so a pass carries one prompt (in 3.4 % of the steps) and their 17.15
-    # tokens, the same 5,017.15 tokens at the same 0.4617 of the link (at the capacity's full batch of 93
-    # it would be 5,093 tokens).
+    # tokens, the same 5,017.15 tokens at the same 0.4617 of the link (at the capacity's full batch of 95
+    # it would be 5,095 tokens).
     assert roofline.prompt_tokens_per_step(point.decoding) == pytest.approx(
         5000 / 499 * point.decoding, rel=1e-12
     )
     assert roofline.prompt_step_share(point.decoding) == pytest.approx(point.decoding / 499, rel=1e-12)
     assert roofline.prompt_pass_tokens(point.decoding) == pytest.approx(tokens, rel=1e-12)
-    assert (roofline.max_batch, roofline.prompt_pass_tokens(93)) == (93, 5093)
+    assert (roofline.max_batch, roofline.prompt_pass_tokens(95)) == (95, 5095)
     prefill_busy = roofline.prefill_busy_seconds(point.decoding)
     assert prefill_busy == pytest.approx(
         roofline.prefill_weights_seconds
@@ -226,27 +229,29 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
 
 
 def test_a_mixture_of_experts_multiplies_its_shared_weights_and_its_experts_apart() -> None:
-    # Mixtral 8x7B BF16 on one H200 at 256 sequences: the shared 1.6333B parameters multiply all 256
-    # tokens, 256 x 2 x 1.6333e9 FLOPs at 989 TFLOPS x 0.58 (1.458 ms), longer than reading them
-    # (3.27 GB at 4,800 GB/s x 0.86: 0.791 ms), 1.577 ms blended; the eight experts, each over the tokens
-    # routed to it, read 90.1 GB (21.83 ms), longer than their FLOPs (256 x 2 x 2 x 5.6333e9: 10.06 ms),
-    # 23.04 ms blended, and 1.25 times that with the routing skewed (one card's factor at 256 x 2 / 8 = 64
-    # tokens an expert): 28.80 ms. One after the other: 30.38 ms, where the longer of all bytes
-    # (22.63 ms) and all FLOPs (11.51 ms) gave 22.63.
+    # Mixtral 8x7B BF16 on one H200 at 256 sequences: the shared weights read 1.5023B parameters (1.6333B
+    # less the token embedding's 32,000 x 4,096, whose rows a step only looks up; 3.00 GB at 4,800 GB/s x
+    # 0.86: 0.728 ms) and take their share of a token's 2 x 12.9e9 FLOPs by those bytes (1.5023 / 12.769 =
+    # 0.1176: 1.355 ms at 989 TFLOPS x 0.58 over 256 tokens), 1.463 ms blended; the eight experts, each
+    # over the tokens routed to it, read 90.1 GB (21.83 ms), longer than the rest of the FLOPs (10.16 ms),
+    # 23.07 ms blended, and 1.25 times that with the routing skewed (one card's factor at 256 x 2 / 8 = 64
+    # tokens an expert): 28.84 ms. One after the other: 30.30 ms, where the longer of all bytes
+    # (22.56 ms) and all FLOPs (11.51 ms) gave 22.56.
     roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 1000, 1000, "vllm").roofline
     bandwidth, flops = 4800e9 * BANDWIDTH_SHARE, 989e12 * COMPUTE_SHARE
-    shared, expert = 1.6333333e9, 33.8e9 / 6
-    shared_read, shared_compute = shared * 2 / bandwidth, 256 * 2 * shared / flops
-    experts_read, experts_compute = 8 * expert * 2 / bandwidth, 256 * 2 * 2 * expert / flops
+    shared, expert = 1.6333333e9 - 32_000 * 4096, 33.8e9 / 6
+    share = shared / (12.9e9 - 32_000 * 4096)
+    shared_read, shared_compute = shared * 2 / bandwidth, 256 * 2 * 12.9e9 * share / flops
+    experts_read, experts_compute = 8 * expert * 2 / bandwidth, 256 * 2 * 12.9e9 * (1 - share) / flops
     assert [round(x * 1000, 2) for x in (shared_compute, shared_read, experts_read, experts_compute)] == [
-        1.46,
-        0.79,
+        1.35,
+        0.73,
         21.83,
-        10.06,
+        10.16,
     ]
     assert roofline.routed_factor(256) == 1.25
     apart = blend(shared_read, shared_compute) + 1.25 * blend(experts_read, experts_compute)
-    assert apart * 1000 == pytest.approx(30.38, abs=0.01)
+    assert apart * 1000 == pytest.approx(30.30, abs=0.01)
     assert roofline.multiplications_seconds(256) == pytest.approx(apart, rel=1e-6)
     step = roofline.decode_step(256)
     assert max(step.weights_read, step.weights_compute) == pytest.approx(shared_read + experts_read, rel=1e-6)
@@ -264,7 +269,7 @@ def test_a_prompt_s_pass_takes_at_least_the_step_it_carries() -> None:
     # where the skewed routing makes the experts' blend 1.2667 times as long (between one card's 1.25 at
     # 64 tokens and 1.27 at 128, in the logarithm of the tokens), against 1.25 in the step at 64: the
     # prompt's 200 tokens are multiply-adds of the pass like the decoding sequences', slowed once, at the
-    # pass's tokens an expert. 47.32 ms against the step's 41.59.
+    # pass's tokens an expert. 47.26 ms against the step's 41.51.
     roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 200, 1000, "vllm").roofline
     step = roofline.step_seconds(256)
     prompt_pass = prompt_pass_seconds(roofline, 256)
@@ -282,5 +287,5 @@ def test_a_prompt_s_pass_takes_at_least_the_step_it_carries() -> None:
     attention = max(parts.kv_read, parts.attention_compute + roofline.prefill_attention_seconds)
     rest = roofline.prefill_seconds - roofline.prefill_weights_seconds - roofline.prefill_attention_seconds
     expected = multiplications + attention + rest + roofline.fixed_step_seconds
-    assert (round(step * 1000, 2), round(expected * 1000, 2)) == (41.59, 47.32)
+    assert (round(step * 1000, 2), round(expected * 1000, 2)) == (41.51, 47.26)
     assert prompt_pass == pytest.approx(expected, rel=1e-12)
