@@ -329,16 +329,16 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     assert "TCO025" in result.stdout and "TCO020" not in result.stdout and "TCO003" not in result.stdout
     assert "would idle less" not in result.stdout
     # The weights' 65.52 GB (the exact 32.76B x 2 bytes) leave one H100 room for 8 requests of this length,
-    # 0.388 requests/s (233 output tokens/s: 599 decode steps a request, the weights read at 0.86 of the
-    # bandwidth); 7,000 requests a day (8,000 would need two replicas for the peak) keep one.
-    # 0.242 requests/s at the peak on one replica of 0.388: 62 %; 0.162 on average (7,000 in 12 hours):
-    # 42 %; over both replicas, the spare's included, half of that: 31 % and 21 %.
+    # 0.39 requests/s (237 output tokens/s: 599 decode steps a request, the weights but the token
+    # embedding read at 0.86 of the bandwidth); 7,000 requests a day (8,000 would need two replicas for the
+    # peak) keep one. 0.242 requests/s at the peak on one replica of 0.39: 61 %; 0.162 on average (7,000
+    # in 12 hours): 41 %; over both replicas, the spare's included, half of that: 31 % and 21 %.
     assert (
-        "**Capacity** (throughput): one replica of 1 × h100-sxm serves about 0.39 requests/s (233 output "
+        "**Capacity** (throughput): one replica of 1 × h100-sxm serves about 0.39 requests/s (237 output "
         "tokens/s) with vllm, which runs up to 8 requests of this length at once in its KV cache.\n"
         "Replicas are sized so that the peak fills at most 70 % of their capacity even if the estimate is "
-        "+6 % too high: one replica for the peak. At the peak it runs at 62 % of its estimated capacity, on "
-        "average at 42 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
+        "+6 % too high: one replica for the peak. At the peak it runs at 61 % of its estimated capacity, on "
+        "average at 41 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
         "it: 31 % at the peak, 21 % on average.\n"
         "One spare replica on top keeps the peak served when a replica fails or is updated: 2 GPUs in all.\n"
     ) in result.stdout
@@ -346,7 +346,7 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
         '\nRenting instead, 2 × h100-sxm at scaleway h100-sxm-2-80g (the rental "Options considered" '
         "compares with), would cost $2,027 per month for the same load, for comparison: the recommendation "
         "is **Own hardware**.\nLatency at the peak, the load spread over the replicas sized for it (the "
-        "spares aside, as while one stands in for a lost replica): the first token after about 676 ms on "
+        "spares aside, as while one stands in for a lost replica): the first token after about 637 ms on "
         "average"
     ) in result.stdout
     assert "The capacity figures below" not in result.stdout

@@ -94,6 +94,6 @@ def test_a_question_left_empty_stays_a_default() -> None:
     assert ("hours_per_month" in saved, "utilization" in saved) == (False, False)
     memo = Path("bot-memo.md").read_text(encoding="utf-8")
     assert (
-        "| Utilization | 11 % (derived: the share of paid hours with a request in flight, not of the cards' "
+        "| Utilization | 10 % (derived: the share of paid hours with a request in flight, not of the cards' "
         "throughput) |"
     ) in memo.splitlines()
