@@ -27,32 +27,36 @@ def test_a_batch_option_s_busy_share_is_its_own_running_hours_over_the_paid_hour
     best = result.best_option
     assert best is not None and (best.provider, best.offer, best.replicas) == ("lambda", "8-gpu-plan", 16)
     # 22 workdays of 12 paid hours: 264 hours; 16 replicas on two instances (a lost one leaves the
-    # window's, SIZ038) run 0.949 hours a day (18,750 requests each, 130 at once: 144 full waves of 23.672 s,
-    # 130 over a B200 replica's 5.492 requests/s, with the exact 70.55 GB of weights, 299 decode steps a
-    # request as its prompt's pass yields the first of its 300 tokens, each step reading at 0.86 of the
-    # bandwidth, and one wave of 30, 9.07 s): 20.9 / 264 = 7.9 %, the Load section's figure.
+    # window's, SIZ038) run 0.953 hours a day. The FP8 checkpoint holds 68.45B parameters x 1 byte and the
+    # 16-bit embedding and lm_head, 2 x 128,256 x 8,192 x 2 bytes: 72.65 GB. A B200's 192 GB x 0.9 less
+    # that and vLLM's 3.5 GiB leave 96.39 GB, 127.9 requests of 2,300 tokens x 327,680 bytes: 127 at once.
+    # Each replica runs 18,750 requests: 147 full waves of 23.224 s (127 over the replica's 5.468
+    # requests/s, 299 decode steps a request as its prompt's pass yields the first of its 300 tokens, each
+    # step reading at 0.86 of the bandwidth) and one wave of 81, 16.43 s: 3,430.4 s. 20.96 / 264 = 7.9 %,
+    # the Load section's figure.
     row = next(g for g in result.sizing.gpus if g.gpu == "b200")
     assert row.requests_per_second_per_replica is not None
-    assert (row.cards_per_replica, round(row.requests_per_second_per_replica, 3)) == (1, 5.492)
-    assert (row.concurrent_requests, run_waves(300_000, 16, 130)) == (130, (144, 30))
-    last = wave_seconds(30, "llama-3.1-70b", "fp8", "b200", 1, (2000, 300))
-    assert round(last, 2) == 9.07
+    assert (row.cards_per_replica, round(row.requests_per_second_per_replica, 3)) == (1, 5.468)
+    assert (row.concurrent_requests, run_waves(300_000, 16, 127)) == (127, (147, 81))
+    last = wave_seconds(81, "llama-3.1-70b", "fp8", "b200", 1, (2000, 300))
+    assert round(last, 2) == 16.43
     assert best.hours_per_day_running == pytest.approx(
-        (144 * 130 / row.requests_per_second_per_replica + last) / 3600
+        (147 * 127 / row.requests_per_second_per_replica + last) / 3600
     )
-    assert best.hours_per_day_running is not None and round(best.hours_per_day_running, 3) == 0.949
+    assert best.hours_per_day_running is not None and round(best.hours_per_day_running, 3) == 0.953
     assert best.busy_share == 0.079 == result.load.busy_share
     for option in result.options:
         if option.serverless is None and option.hours_per_day_running is not None:
             assert option.busy_share == round(option.hours_per_day_running * 22 / 264, 3), option
     four = next(o for o in result.options if (o.provider, o.gpu) == ("runpod", "b200"))
-    # RunPod's 4 replicas run 75,000 requests each, 576 full waves and one of 120: 3.794 hours a day, 31.6 %.
-    assert run_waves(300_000, 4, 130) == (576, 120)
-    four_run = 576 * 130 / row.requests_per_second_per_replica
-    four_run += wave_seconds(120, "llama-3.1-70b", "fp8", "b200", 1, (2000, 300))
+    # RunPod's 4 replicas run 75,000 requests each, 590 full waves and one of 70 (14.83 s): 13,717.2 s,
+    # 3.810 hours a day, x 22 / 264 = 31.75 %, 31.8 %.
+    assert run_waves(300_000, 4, 127) == (590, 70)
+    four_run = 590 * 127 / row.requests_per_second_per_replica
+    four_run += wave_seconds(70, "llama-3.1-70b", "fp8", "b200", 1, (2000, 300))
     assert four.hours_per_day_running == pytest.approx(four_run / 3600)
-    assert round(four_run / 3600, 3) == 3.794
-    assert (four.replicas, four.busy_share) == (4, 0.316)
+    assert round(four_run / 3600, 3) == 3.810
+    assert (four.replicas, four.busy_share) == (4, 0.318)
 
 
 def test_a_service_option_s_busy_share_is_its_gpu_s() -> None:
