@@ -119,7 +119,7 @@ def test_a_72b_model_is_compared_with_the_cheapest_price_of_the_70b_class() -> N
 
 
 def test_the_summary_names_a_cheaper_model_of_the_compared_size_that_undercuts_the_recommendation() -> None:
-    """The nightly batch on Llama 3.1 70B is rented at $3,468 a month, against its like-for-like
+    """The nightly batch on Llama 3.1 70B is rented at $3,491 a month, against its like-for-like
     DeepInfra price of $8,800 (400,000 requests x 22 working days x (2,000 + 500) x $0.40 per million);
     DeepInfra's Llama 3.3 70B would cost $3,168 for the same tokens (400,000 x 22 x (2,000 x $0.10 + 500 x
     $0.32) per million), less: the summary says so, the decision stays the rental."""
@@ -133,16 +133,19 @@ def test_the_summary_names_a_cheaper_model_of_the_compared_size_that_undercuts_t
     (cheaper,) = [a for a in result.api_costs if a.cheaper_same_size]
     assert cheaper.usd_per_month == pytest.approx(400_000 * 22 * (2_000 * 0.10 + 500 * 0.32) / 1e6)
     assert result.decision.deployment == "dedicated_cloud"
-    # Each of the 4 one-card B200 replicas runs 100,000 requests, 120 at once: 833 full waves of 28.371 s
-    # and one of 40, 14.643 s, 6.5688 hours a run; with each run's start, 22 runs at $23.92 an hour.
+    # Each of the 4 one-card B200 replicas holds 117 requests at once: 192 GB x 0.9 less the FP8
+    # checkpoint's 72.65 GB (68.45B parameters x 1 byte and the 16-bit embedding and lm_head, 2 x 128,256 x
+    # 8,192 x 2 bytes) and vLLM's 3.5 GiB leave 96.39 GB, 117.7 requests of 2,500 tokens x 327,680 bytes.
+    # Its 100,000 requests run in 854 full waves of 27.843 s and one of 82, 21.761 s: 6.6111 hours a run;
+    # with each run's start, 22 runs at $23.92 an hour, 145.93 hours: $3,491.
     row = next(g for g in result.sizing.gpus if g.gpu == "b200")
-    assert (row.replicas, row.concurrent_requests, run_waves(400_000, 4, 120)) == (4, 120, (833, 40))
-    full = 120 / row.requests_per_second_per_replica
-    last = wave_seconds(40, "llama-3.1-70b", "fp8", "b200", 1, (2000, 500))
-    assert (round(full, 3), round(last, 3)) == (28.371, 14.643)
+    assert (row.replicas, row.concurrent_requests, run_waves(400_000, 4, 117)) == (4, 117, (854, 82))
+    full = 117 / row.requests_per_second_per_replica
+    last = wave_seconds(82, "llama-3.1-70b", "fp8", "b200", 1, (2000, 500))
+    assert (round(full, 3), round(last, 3)) == (27.843, 21.761)
     best = result.best_option
-    assert best is not None and best.hours_per_day_running == pytest.approx((833 * full + last) / 3600)
-    assert result.decision.usd_per_month is not None and round(result.decision.usd_per_month) == 3_468
+    assert best is not None and best.hours_per_day_running == pytest.approx((854 * full + last) / 3600)
+    assert result.decision.usd_per_month is not None and round(result.decision.usd_per_month) == 3_491
     assert cheaper.usd_per_month < result.decision.usd_per_month
     assert (
         "A hosted model of that size, Llama 3.3 70B Instruct Turbo (DeepInfra), would cost $3,168 per month, "

@@ -54,28 +54,30 @@ def test_a_monthly_batch_whose_saving_pays_its_running_is_self_hosted() -> None:
     api = 300_000 * 3_400 * 0.54 / 1e6
     assert round(api, 2) == 550.80
     # The rental: RunPod bills per second at 5.98 USD an hour, for the run, the weights' load and vLLM's 21.8
-    # s start: one B200 holds 274 requests at once (each request's first token from its prompt's pass, 399
-    # decode steps of its 400 tokens, each step reading at 0.86 of the bandwidth), so the 300,000 run in
-    # 1,094 full waves of 21.017 s and one of 244, 19.277 s: 23,012.0 s; with the 59.16 s start, 23,072 s,
-    # 6.41 hours, 38.33 USD.
+    # s start: one B200 holds 273 requests at once (192 GB x 0.9 less the FP8 checkpoint's 46.96 GB, 46.44B
+    # parameters x 1 byte and the 16-bit embedding and lm_head, 2 x 32,000 x 4,096 x 2 bytes, and vLLM's
+    # 3.5 GiB leave 122.08 GB, 273.9 requests of 3,400 tokens x 131,072 bytes; each request's first token
+    # from its prompt's pass, 399 decode steps of its 400 tokens, each step reading at 0.86 of the
+    # bandwidth), so the 300,000 run in 1,098 full waves of 20.960 s and one of 246, 19.395 s: 23,033.2 s;
+    # with the 59.16 s start, 23,093 s, 6.41 hours, 38.36 USD.
     best = result.best_option
     assert best is not None and best.usd_per_gpu_hour == 5.98
     row = next(g for g in result.sizing.gpus if g.gpu == "b200")
-    full = 274 / row.requests_per_second_per_replica
-    last = wave_seconds(244, "mixtral-8x7b", "fp8", "b200", 1, (3_000, 400))
-    assert (row.concurrent_requests, run_waves(300_000, 1, 274)) == (274, (1094, 244))
-    assert (round(full, 3), round(last, 3)) == (21.017, 19.277)
-    assert best.hours_per_day_running == pytest.approx((1094 * full + last) / 3600)
+    full = 273 / row.requests_per_second_per_replica
+    last = wave_seconds(246, "mixtral-8x7b", "fp8", "b200", 1, (3_000, 400))
+    assert (row.concurrent_requests, run_waves(300_000, 1, 273)) == (273, (1098, 246))
+    assert (round(full, 3), round(last, 3)) == (20.960, 19.395)
+    assert best.hours_per_day_running == pytest.approx((1098 * full + last) / 3600)
     assert row.run_start_hours is not None and round(row.run_start_hours * 3600, 2) == 59.16
-    assert math.ceil(1094 * full + last + row.run_start_hours * 3600) == 23_072
-    assert best.billed_hours_per_month == pytest.approx(23_072 / 3600)
+    assert math.ceil(1098 * full + last + row.run_start_hours * 3600) == 23_093
+    assert best.billed_hours_per_month == pytest.approx(23_093 / 3600)
     rental = 5.98 * best.billed_hours_per_month
     assert round(decision.usd_per_month or 0, 6) == round(rental, 6)
-    assert round(rental, 2) == 38.33 and round(api - rental, 2) == 512.47
+    assert round(rental, 2) == 38.36 and round(api - rental, 2) == 512.44
     assert round(STAFF, 2) == 252.30 and api - rental > STAFF
     memo = render_memo(result)
     assert (
-        "The self-hosted route saves $512.47 a month against the model's own API price (DEP047), more than "
+        "The self-hosted route saves $512.44 a month against the model's own API price (DEP047), more than "
         "the $252.30 a month the own-hardware line counts for the staff that operates one server; it binds "
         "no term, and the team has the DevOps capacity to run it (devops_capacity left at its default, yes: "
         "state it, as no would keep the API). The prices decide, as they do above the "
@@ -85,7 +87,7 @@ def test_a_monthly_batch_whose_saving_pays_its_running_is_self_hosted() -> None:
     assert (
         "9,862 requests/day (a day of the schedule on average, DEP034) is below the 10,000 line, where the "
         "documents point to a managed API as the cheapest route at low volume (DEP001). Priced, runpod "
-        "community (1 × b200) costs $38.33/month, 93 % ($512.47) less than the API at $550.80/month, as the "
+        "community (1 × b200) costs $38.36/month, 93 % ($512.44) less than the API at $550.80/month, as the "
         "batch's cards are billed for the hours its runs take. Running it takes staff beside its bill: the "
         "own-hardware line counts $252.30 a month for operating one server." in memo
     )
@@ -98,7 +100,7 @@ def test_a_monthly_batch_whose_saving_pays_its_running_is_self_hosted() -> None:
     assert (
         "Deciding rule: **DEP010** (Baseline: dedicated cloud GPUs).\n"
         "Renting dedicated cloud GPUs is the baseline self-hosted route; the cheapest eligible option costs "
-        "$38.33/month.\n"
+        "$38.36/month.\n"
         "DEP001 proposed a managed API at a higher precedence (50); set aside on cost or strategy by DEP046 "
         "(Under the API line, self-hosting saves more than running it takes: the prices decide).\n" in memo
     )
