@@ -58,16 +58,18 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     )
     best = result.best_option
     plan = next(g for g in result.sizing.gpus if g.gpu == best.gpu)
-    # One replica of 1 × B200 holds 667 of these requests (300 tokens in, 150 out) at once: the night's
-    # 300,000 take 449 full waves of 18.856 s (667 over the replica's 35.373 requests/s) and one of 517,
-    # 14.872 s: 8,481.4 s, 2.356 hours.
+    # One replica of 1 × B200 holds 653 of these requests (300 tokens in, 150 out) at once: 192 GB x 0.9
+    # less the FP8 checkpoint's 72.65 GB (68.45B parameters x 1 byte and the 16-bit embedding and lm_head,
+    # 2 x 128,256 x 8,192 x 2 bytes) and vLLM's 3.5 GiB leave 96.39 GB, 653.7 requests of 450 tokens x
+    # 327,680 bytes. The night's 300,000 take 459 full waves of 18.484 s (653 over the replica's 35.329
+    # requests/s) and one of 273, 8.512 s: 8,492.5 s, 2.359 hours.
     rate = plan.requests_per_second_per_replica
-    assert (best.replicas, plan.concurrent_requests, round(rate, 3)) == (1, 667, 35.373)
-    assert run_waves(300_000, 1, 667) == (449, 517)
-    last = wave_seconds(517, "llama-3.1-70b", "fp8", "b200", 1, (300, 150))
-    assert round(last, 3) == 14.872
-    hours = (449 * 667 / rate + last) / 3600
-    assert best.hours_per_day_running == pytest.approx(hours) == pytest.approx(2.356, abs=5e-4)
+    assert (best.replicas, plan.concurrent_requests, round(rate, 3)) == (1, 653, 35.329)
+    assert run_waves(300_000, 1, 653) == (459, 273)
+    last = wave_seconds(273, "llama-3.1-70b", "fp8", "b200", 1, (300, 150))
+    assert round(last, 3) == 8.512
+    hours = (459 * 653 / rate + last) / 3600
+    assert best.hours_per_day_running == pytest.approx(hours) == pytest.approx(2.359, abs=5e-4)
     assert hours < 8
     # Batch prefers spot (PRC001) where it costs no more; here RunPod's B200 on demand, billed per second,
     # runs the night's work on one card for less than any spot offer.
@@ -89,25 +91,26 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     assert best.usd_per_month == pytest.approx(best.usd_per_hour * best.billed_hours_per_month)
     assert best.billed_hours_per_month < 100  # not 730 hours a month
     assert result.load.busy_share == round(hours * 30.42 / 730, 3)  # stated to 0.1 %
-    # About 5.2 GPU-hours a night on one H200 (420 at once, 16.149 requests/s: the night's 300,000 in 714
-    # full waves of 26.007 s and one of 120, 8.945 s: 18,578.1 s, 5.161 hours, and 78.2 s for the weights'
-    # load and vLLM's start), some 158 hours a month ((5.161 + 0.022) x 30.42), about $566 at RunPod's 3.59
-    # per hour: not 730 hours.
+    # About 5.2 GPU-hours a night on one H200: 141 GiB x 0.9 less 72.65 GB and 3.5 GiB leave 59.85 GB, 405.9
+    # requests of 147.456 MB: 405 at once, 16.118 requests/s, the night's 300,000 in 740 full waves of
+    # 25.127 s and one of 300, 18.998 s: 18,612.7 s, 5.170 hours, and 78.2 s for the weights' load and
+    # vLLM's start; some 158 hours a month ((5.170 + 0.022) x 30.42), about $567 at RunPod's 3.59 per hour:
+    # not 730 hours.
     h200 = next(o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h200"))
     h200_plan = next(g for g in result.sizing.gpus if g.gpu == "h200")
     h200_rate = h200_plan.requests_per_second_per_replica
-    assert (h200_plan.concurrent_requests, round(h200_rate, 3)) == (420, 16.149)
-    assert run_waves(300_000, 1, 420) == (714, 120)
-    h200_last = wave_seconds(120, "llama-3.1-70b", "fp8", "h200", 1, (300, 150))
-    night = (714 * 420 / h200_rate + h200_last) / 3600
+    assert (h200_plan.concurrent_requests, round(h200_rate, 3)) == (405, 16.118)
+    assert run_waves(300_000, 1, 405) == (740, 300)
+    h200_last = wave_seconds(300, "llama-3.1-70b", "fp8", "h200", 1, (300, 150))
+    night = (740 * 405 / h200_rate + h200_last) / 3600
     assert h200.gpus == 1 and h200.hours_per_day_running == pytest.approx(night)
-    assert (round(h200_last, 3), round(night * 3600, 1)) == (8.945, 18_578.1)
-    # The run's 18,578.1 s and the start's 78.24 s bill 18,657 s.
+    assert (round(h200_last, 3), round(night * 3600, 1)) == (18.998, 18_612.7)
+    # The run's 18,612.7 s and the start's 78.24 s bill 18,691 s.
     assert h200.billed_hours_per_month == pytest.approx(math.ceil(night * 3600 + load) / 3600 * 30.42)
-    assert math.ceil(night * 3600 + load) == 18_657
+    assert math.ceil(night * 3600 + load) == 18_691
     assert h200.usd_per_month == pytest.approx(3.59 * h200.billed_hours_per_month)
-    assert h200.usd_per_month == pytest.approx(3.59 * (5.161 + 78 / 3600) * 30.42, abs=1)
-    assert h200.usd_per_month == pytest.approx(566, abs=1)
+    assert h200.usd_per_month == pytest.approx(3.59 * (5.170 + 78 / 3600) * 30.42, abs=1)
+    assert h200.usd_per_month == pytest.approx(567, abs=1)
 
 
 DE_EXTRACTION = {
