@@ -41,10 +41,12 @@ H100_REPLICA = ("llama-3.1-8b", "fp8", "h100-sxm", 1, (1_500, 200))
 
 def test_each_run_bills_the_engine_start_and_a_short_batch_takes_fewer_cards() -> None:
     """Scaleway's 2-card H100 instances, two of them (SIZ038), by the minute: each of the 4 replicas runs
-    its 5,000 requests, 294 at once, in 17 full waves of 12.098 s and one of 2, 1.089 s: 206.76 s; it loads
-    the 16-bit checkpoint vLLM quantizes to FP8 as it loads it (16.06 GB at 2.5 GB/s: 6.42 s) and starts
-    vLLM in 21.8 s: 234.98 s, billed as 4 minutes on 22 workdays, 1.4667 hours x 4 cards x $3.83948 =
-    $22.52."""
+    its 5,000 requests, 289 at once (80 GiB x 0.9 less the FP8 checkpoint's 9.08 GB, 6.98B parameters x 1
+    byte and the 16-bit embedding and lm_head, 2 x 128,256 x 4,096 x 2 bytes, and vLLM's 3.5 GiB leave
+    64.47 GB, 289.3 requests of 1,700 tokens x 131,072 bytes), in 17 full waves of 11.905 s and one of 87,
+    4.212 s: 206.59 s; it loads the 16-bit checkpoint vLLM quantizes to FP8 as it loads it (16.06 GB at
+    2.5 GB/s: 6.42 s) and starts vLLM in 21.8 s: 234.81 s, billed as 4 minutes on 22 workdays, 1.4667
+    hours x 4 cards x $3.83948 = $22.52."""
     result = run(KYC)
     best = result.best_option
     assert best is not None and (best.offer, best.gpus_rented, best.replicas) == ("h100-sxm-2-80g", 4, 4)
@@ -53,20 +55,20 @@ def test_each_run_bills_the_engine_start_and_a_short_batch_takes_fewer_cards() -
     run_seconds = (best.hours_per_day_running or 0.0) * 3600
     row = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
     rate = row.requests_per_second_per_replica
-    assert (row.concurrent_requests, round(294 / rate, 3)) == (294, 12.098)
-    assert run_waves(20_000, 4, 294) == (17, 2)
-    last = wave_seconds(2, *H100_REPLICA)
-    assert round(last, 3) == 1.089
-    assert run_seconds == pytest.approx(17 * 294 / rate + last)
-    assert round(run_seconds, 2) == 206.76
+    assert (row.concurrent_requests, round(289 / rate, 3)) == (289, 11.905)
+    assert run_waves(20_000, 4, 289) == (17, 87)
+    last = wave_seconds(87, *H100_REPLICA)
+    assert round(last, 3) == 4.212
+    assert run_seconds == pytest.approx(17 * 289 / rate + last)
+    assert round(run_seconds, 2) == 206.59
     minutes = math.ceil((run_seconds + 16.06 / 2.5 + VLLM_START) / 60)
     assert minutes == 4 and best.billed_hours_per_month == pytest.approx(minutes * 22 / 60)
     assert best.usd_per_month == pytest.approx(4 * best.usd_per_gpu_hour * minutes * 22 / 60)
     # The 8-card instances' 16 replicas each start the engine too, for a run of 1,250 requests, 4 full
-    # waves and one of 74 (3.73 s): 52.1 s, and 28.2 s of start, 2 minutes: $43 a month.
+    # waves and one of 94 (4.47 s): 52.1 s, and 28.2 s of start, 2 minutes: $43 a month.
     (eight,) = [o for o in result.options if (o.provider, o.offer) == ("scaleway", "h100-sxm-8-80g")]
-    assert run_waves(20_000, 16, 294) == (4, 74)
-    eight_run = 4 * 294 / rate + wave_seconds(74, *H100_REPLICA)
+    assert run_waves(20_000, 16, 289) == (4, 94)
+    eight_run = 4 * 289 / rate + wave_seconds(94, *H100_REPLICA)
     assert (eight.hours_per_day_running or 0.0) * 3600 == pytest.approx(eight_run)
     assert round(eight_run, 1) == 52.1
     assert (eight.gpus_rented, round(eight.usd_per_month)) == (16, 43)
@@ -135,9 +137,11 @@ def test_the_window_holds_the_run_and_its_start() -> None:
     """17,750 requests of a 70B FP8 model within a quarter of an hour: five B200 replicas ran 839 s, and
     with the 56.4 s weights' load and vLLM's 21.8 s start overran the 900 s window, while the memo said
     the count kept it. The window left after the start sizes the replicas: six, each running 2,959
-    requests, 120 at once, in 24 full waves of 28.371 s and one of 79, 21.246 s: 702.2 s, whose run, load
-    and start take 780 s, and the count still keeps the window if the estimate is 6 % too high. Five would
-    each run 3,550, 29 full waves and one of 70 (19.707 s): 842.5 s, 920.8 s with the start."""
+    requests, 117 at once (192 GB x 0.9 less the FP8 checkpoint's 72.65 GB and vLLM's 3.5 GiB leave 96.39
+    GB, 117.7 requests of 2,500 tokens x 327,680 bytes), in 25 full waves of 27.843 s and one of 34,
+    13.641 s: 709.7 s, whose run, load and start take 788 s, and the count still keeps the window if the
+    estimate is 6 % too high. Five would each run 3,550, 30 full waves and one of 40 (14.643 s): 849.9 s,
+    928.2 s with the start."""
     workload = {
         "name": "quarter-hour",
         "model": {"name": "llama-3.1-70b", "precision": "fp8"},
@@ -154,17 +158,17 @@ def test_the_window_holds_the_run_and_its_start() -> None:
     start = (best.weights_load_hours or 0.0) + (best.engine_start_hours or 0.0)
     assert round(start * 3600, 1) == round(141.1 / 2.5 + VLLM_START, 1)
     b200 = ("llama-3.1-70b", "fp8", "b200", 1, (2_000, 500))
-    full = 120 / next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
-    assert (run_waves(17_750, 6, 120), run_waves(17_750, 5, 120), round(full, 3)) == (
-        (24, 79),
-        (29, 70),
-        28.371,
+    full = 117 / next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
+    assert (run_waves(17_750, 6, 117), run_waves(17_750, 5, 117), round(full, 3)) == (
+        (25, 34),
+        (30, 40),
+        27.843,
     )
-    assert run_hours * 3600 == pytest.approx(24 * full + wave_seconds(79, *b200))
-    assert round((run_hours + start) * 3600) == 780
+    assert run_hours * 3600 == pytest.approx(25 * full + wave_seconds(34, *b200))
+    assert round((run_hours + start) * 3600) == 788
     # Five replicas' run with the start: beyond the window.
-    five = 29 * full + wave_seconds(70, *b200)
-    assert round(five, 1) == 842.5 and five + start * 3600 > 900
+    five = 30 * full + wave_seconds(40, *b200)
+    assert round(five, 1) == 849.9 and five + start * 3600 > 900
     assert (run_hours * 1.0607 + start) * 3600 <= 900
 
 
