@@ -65,25 +65,30 @@ def test_the_window_s_replicas_and_one_more() -> None:
     r = run(NIGHTLY)
     assert "SIZ035" in r.fired_rules
     row = next(row for row in r.sizing.gpus if row.gpu == "b200")
-    # The start (141.1 GB at 2.5 GB/s and vLLM's 21.8 s: 78.24 s) leaves 21,521.8 s, 20,291.4 s over
-    # 1.06063: 797 full waves of 158 at 25.452 s (158 over the rate), 125,926 requests, and the 6.31 s
-    # left hold no wave (one request alone takes 6.52 s). 600,000 / 125,926 = 4.76: 5 replicas.
+    # A B200 holds 154 requests at once: 192 GB x 0.9 less the FP8 checkpoint's 72.65 GB (68.45B
+    # parameters x 1 byte and the 16-bit embedding and lm_head, 2 x 128,256 x 8,192 x 2 bytes) and vLLM's
+    # 3.5 GiB leave 96.39 GB, 154.8 requests of 1,900 tokens x 327,680 bytes. The start (141.1 GB at 2.5
+    # GB/s and vLLM's 21.8 s: 78.24 s) leaves 21,521.8 s, 20,291.4 s over 1.06063: 813 full waves of 154 at
+    # 24.944 s (154 over the rate), and the 11.82 s left hold a wave of 46 (11.74 s; 47 take 11.86 s):
+    # 125,248 requests. 600,000 / 125,248 = 4.79: 5 replicas.
     assert row.run_start_hours is not None and round(row.run_start_hours * 3600, 2) == 78.24
     error = r.sizing_policy.estimate_error_taken_off
     seconds = (6 * 3600 - row.run_start_hours * 3600) / (1 + error)
-    full = 158 / row.requests_per_second_per_replica
-    assert (row.concurrent_requests, round(full, 3), round(seconds, 1)) == (158, 25.452, 20_291.4)
+    full = 154 / row.requests_per_second_per_replica
+    assert (row.concurrent_requests, round(full, 3), round(seconds, 1)) == (154, 24.944, 20_291.4)
     waves = math.floor(seconds / full)
-    assert waves == 797 and seconds - waves * full < wave_seconds(1, *B200_REPLICA)
-    window = math.ceil(600_000 / (waves * 158))
+    left = seconds - waves * full
+    assert (waves, round(left, 2)) == (813, 11.82)
+    assert wave_seconds(46, *B200_REPLICA) <= left < wave_seconds(47, *B200_REPLICA)
+    window = math.ceil(600_000 / (waves * 154 + 46))
     assert window == 5
     assert (row.replicas, row.spare_replicas) == (window + 1, 1)
-    # The same work over one replica more: each runs a sixth of it, 100,000 requests, 632 full waves and
-    # one of 144 (23.68 s): 16,109.2 s.
-    assert run_waves(600_000, 6, 158) == (632, 144)
-    six = 632 * full + wave_seconds(144, *B200_REPLICA)
+    # The same work over one replica more: each runs a sixth of it, 100,000 requests, 649 full waves and
+    # one of 54 (12.69 s): 16,201.4 s.
+    assert run_waves(600_000, 6, 154) == (649, 54)
+    six = 649 * full + wave_seconds(54, *B200_REPLICA)
     assert row.hours_per_day_running == pytest.approx(six / 3600)
-    assert round(six, 1) == 16_109.2
+    assert round(six, 1) == 16_201.4
 
 
 def test_no_spare_where_the_batch_is_not_business_critical_or_sets_its_replicas() -> None:
@@ -103,15 +108,15 @@ def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
     its run and each run's seconds rounded up, so the spare adds about one start a day and nothing else."""
     spare, lean = run(NIGHTLY), run({**NIGHTLY, "business_critical": False})
     assert spare.sizing.sixteen_bit_checkpoint_gb == 141.1
-    full = 158 / next(g for g in spare.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
-    # Six replicas run 100,000 requests each (632 full waves and one of 144), five 120,000 (759 full
-    # waves and one of 78, 15.55 s): 16,109.2 s and 19,333.5 s.
-    assert run_waves(600_000, 5, 158) == (759, 78)
+    full = 154 / next(g for g in spare.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
+    # Six replicas run 100,000 requests each (649 full waves and one of 54), five 120,000 (779 full
+    # waves and one of 34, 10.34 s): 16,201.4 s and 19,441.8 s.
+    assert run_waves(600_000, 5, 154) == (779, 34)
     runs = {
-        6: 632 * full + wave_seconds(144, *B200_REPLICA),
-        5: 759 * full + wave_seconds(78, *B200_REPLICA),
+        6: 649 * full + wave_seconds(54, *B200_REPLICA),
+        5: 779 * full + wave_seconds(34, *B200_REPLICA),
     }
-    assert {replicas: round(seconds, 1) for replicas, seconds in runs.items()} == {6: 16_109.2, 5: 19_333.5}
+    assert {replicas: round(seconds, 1) for replicas, seconds in runs.items()} == {6: 16_201.4, 5: 19_441.8}
 
     def runpod(r: Any) -> Any:
         return next(o for o in r.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "b200"))
@@ -124,12 +129,13 @@ def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
     assert (with_spare.replicas, without.replicas) == (6, 5)
     assert with_spare.usd_per_month == pytest.approx(bill(6))
     assert without.usd_per_month == pytest.approx(bill(5))
-    # $3.44 a month: 30.42 days of 68 s at $5.98 an hour: the spare's 78.24 s start (the 56.44 s weight
-    # load and the 21.8 s engine start), less the 12.0 s the six shares' waves take less than the five's
-    # (6 x 16,109.2 s against 5 x 19,333.5 s), and what rounding each run's seconds up adds.
-    assert 6 * math.ceil(runs[6] + 78.24) - 5 * math.ceil(runs[5] + 78.24) == 68
-    assert round(5 * runs[5] - 6 * runs[6], 1) == 12.0
-    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(3.44, abs=0.005)
+    # $3.79 a month: 30.42 days of 75 s at $5.98 an hour: the spare's 78.24 s start (the 56.44 s weight
+    # load and the 21.8 s engine start), less the 0.5 s the six shares' waves take less than the five's
+    # (6 x 16,201.4 s against 5 x 19,441.8 s), and what rounding each run's seconds up takes off (6 x
+    # 16,280 s against 5 x 19,521 s).
+    assert 6 * math.ceil(runs[6] + 78.24) - 5 * math.ceil(runs[5] + 78.24) == 75
+    assert round(5 * runs[5] - 6 * runs[6], 1) == 0.5
+    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(3.79, abs=0.005)
 
 
 def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None:
