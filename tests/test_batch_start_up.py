@@ -143,30 +143,35 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
         .invoke(main, ["recommend", str(NIGHTLY_BATCH), "--as-of", "2026-11-30", "--policy", NO_API_POLICY])
         .output
     )
-    # 148.7 billed hours a month at $23.92 and vLLM's 21.8 s start a run, $3,557 (one-card replicas of a
+    # 149.75 billed hours a month at $23.92 and vLLM's 21.8 s start a run, $3,582 (one-card replicas of a
     # dense 72B: no all-reduces; the bandwidth share of 0.86 sets their decode steps, 499 a request after the
-    # prompt's pass yields its first token, the compute share of 0.58 their prefills). Each of the 4
-    # replicas runs 100,000 requests, 117 at once: 854 full waves of 28.373 s and one of 82, 22.175 s:
-    # 6.7369 hours. Modal's 4 instances run as long on 22 workdays, 592.84 hours, with 88 cold starts of
-    # 80.97 s (1.98 hours) and 88 idle timeouts of 60 s and half a second of rounding (1.48 hours): 596.30
-    # hours at $6.2496, $3,726.65.
+    # prompt's pass yields its first token, the compute share of 0.58 their prefills). A B200 holds 114
+    # requests at once: 192 GB x 0.9 less the FP8 checkpoint's 75.20 GB (70.22B parameters x 1 byte and
+    # the 16-bit embedding and lm_head, 2 x 152,064 x 8,192 x 2 bytes) and vLLM's 3.5 GiB leave 93.84 GB,
+    # 114.6 requests of 2,500 tokens x 327,680 bytes. Each of the 4 replicas runs 100,000 requests: 877
+    # full waves of 27.836 s and one of 22, 11.870 s: 6.7845 hours. Modal's 4 instances run as long on 22
+    # workdays, 597.04 hours, with 88 cold starts of 80.97 s (1.98 hours) and 88 idle timeouts of 60 s and
+    # half a second of rounding (1.48 hours): 600.49 hours at $6.2496, $3,752.85. The $170.76 between them
+    # is 7.14 hours at $23.92, 19.5 minutes on each of the 22 runs.
     r = recommend(
         validate_workload(read_example(NIGHTLY_BATCH), "nightly"), EVALUATED_ON, policy_dir=NO_API_POLICY
     )
     row = next(g for g in r.sizing.gpus if g.gpu == "b200")
-    assert (row.replicas, row.concurrent_requests, run_waves(400_000, 4, 117)) == (4, 117, (854, 82))
-    last = wave_seconds(82, "qwen2.5-72b", "fp8", "b200", 1, (2000, 500))
-    full = 117 / row.requests_per_second_per_replica
-    assert (round(full, 3), round(last, 3)) == (28.373, 22.175)
+    assert (row.replicas, row.concurrent_requests, run_waves(400_000, 4, 114)) == (4, 114, (877, 22))
+    last = wave_seconds(22, "qwen2.5-72b", "fp8", "b200", 1, (2000, 500))
+    full = 114 / row.requests_per_second_per_replica
+    assert (round(full, 3), round(last, 3)) == (27.836, 11.870)
     modal = next(o for o in r.options if (o.provider, o.offer) == ("modal", "functions"))
     assert modal.serverless is not None and round(modal.serverless.cold_start_seconds, 2) == 80.97
-    hours = 4 * (854 * full + last) / 3600 * 22 + 88 * (modal.serverless.cold_start_seconds + 60.5) / 3600
-    assert round(hours, 2) == 596.30 and modal.billed_hours_per_month == pytest.approx(hours)
-    assert round(hours * 6.2496, 2) == round(modal.usd_per_month, 2) == 3726.65
+    hours = 4 * (877 * full + last) / 3600 * 22 + 88 * (modal.serverless.cold_start_seconds + 60.5) / 3600
+    assert round(hours, 2) == 600.49 and modal.billed_hours_per_month == pytest.approx(hours)
+    assert round(hours * 6.2496, 2) == round(modal.usd_per_month, 2) == 3752.85
+    assert r.best_option is not None and round(r.best_option.usd_per_month) == 3582
+    assert round((modal.usd_per_month - r.best_option.usd_per_month) / 23.92 / 22 * 60, 1) == 19.5
     assert (
-        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a "
-        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,727 a month "
-        "with its cold starts. From about 19.3 minutes of start-up a run beyond that counted, the latter "
+        "Start-up can change the choice: the recommended rental (4 × b200) bills $23.92 an hour ($3,582 a "
+        "month for the runs and their starts as counted above), modal functions (4 × b200) $3,753 a month "
+        "with its cold starts. From about 19.5 minutes of start-up a run beyond that counted, the latter "
         "bills less; time your instances' start and the engine's before you choose. Its cold starts are "
         "floors (the platform's start, the weights' load and the engine's start, each at its best): with "
         "longer ones it bills more, so the start-up a run beyond which it bills less lies further out than "
@@ -200,9 +205,9 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
         }
     )
     assert (
-        "the recommended rental (4 × b200) bills $23.92 an hour ($3,557 a month for the runs and their "
+        "the recommended rental (4 × b200) bills $23.92 an hour ($3,582 a month for the runs and their "
         "starts as counted above, which counts 5 % more hours for work redone after interruptions), vast "
-        "spot (4 × b200) $30.00 an hour ($3,727 a month, which counts 5 % more hours for work redone after "
+        "spot (4 × b200) $30.00 an hour ($3,753 a month, which counts 5 % more hours for work redone after "
         "interruptions)."
     ) in " ".join(render_memo(spot).split())
     # A rival rented by the hour has no cold starts to call floors.
