@@ -174,13 +174,14 @@ def test_a_schedules_kept_instances_restarts_are_in_the_memo() -> None:
     assert billing.kept_warm and billing.kept_restarts_per_month == 44
     memo = " ".join(render_memo(result).split())
     assert "| Cold starts (44 starts of the kept instances before the served days) |" in memo
-    # A restart: RunPod's 2.3 s start, the 70B's exact 70.55B parameters at 1 byte in FP8, 70.55 GB at
-    # 2.5 GB/s, and vLLM's 21.8 s start: 52.32 s, shown as 52.3 s.
-    assert billing.cold_start_seconds == pytest.approx(2.3 + 70.55 / 2.5 + 21.8)
+    # A restart: RunPod's 2.3 s start, the 70B's FP8 checkpoint (68.45B parameters at 1 byte and the
+    # 16-bit embedding and lm_head, 2 x 128,256 x 8,192 x 2 bytes: 72.65 GB) at 2.5 GB/s, 29.06 s, and
+    # vLLM's 21.8 s start: 53.16 s, shown as 53.2 s.
+    assert billing.cold_start_seconds == pytest.approx(2.3 + 72.651346 / 2.5 + 21.8)
     assert (
         "So, every served day, the kept instances run on after the last request as the product scales to "
         "zero (the last 5 s, the others its scale-down time) and start again before the next day's first "
-        "hour (at least 52.3 s): both are billed, in the table above." in memo
+        "hour (at least 53.2 s): both are billed, in the table above." in memo
     )
 
 
@@ -295,8 +296,9 @@ def test_a_serverless_batch_bills_its_work_and_one_start_a_day_per_instance() ->
 
 def test_a_sporadic_workload_priced_by_hand() -> None:
     # 40 requests a day, spread evenly over the day, for 70B FP8 own weights on RunPod's H200 flex worker
-    # (USD 5.58 an hour, 5 s idle timeout, 2.3 s start plus the 70B's exact 70.55B parameters at 1 byte
-    # in FP8, 70.55 GB at 2.5 GB/s, and vLLM's 21.8 s start = 52.32 s cold start, billed per second). Each
+    # (USD 5.58 an hour, 5 s idle timeout, 2.3 s start plus the 70B's FP8 checkpoint, 68.45B parameters
+    # at 1 byte and the 16-bit embedding and lm_head's 2.10B at 2 bytes, 72.65 GB at 2.5 GB/s, 29.06 s,
+    # and vLLM's 21.8 s start = 53.16 s cold start, billed per second). Each
     # hour is a renewal process of up periods U = C + (e^(λ(S+T)) - 1) / λ and down periods 1/λ.
     workload = {
         "name": "sporadic",
@@ -315,7 +317,7 @@ def test_a_sporadic_workload_priced_by_hand() -> None:
         "h200",
         ("variable",),
     )
-    rate, seconds, cold = 40 / 86_400, result.load.service_seconds_alone, 2.3 + 70.55 / 2.5 + 21.8
+    rate, seconds, cold = 40 / 86_400, result.load.service_seconds_alone, 2.3 + 72.651346 / 2.5 + 21.8
     up_period = cold + math.expm1(rate * (seconds + 5)) / rate
     per_second = rate / (1 + rate * up_period)
     billed_share = rate * up_period / (1 + rate * up_period) + per_second * 0.5
@@ -347,8 +349,9 @@ def test_a_sporadic_workload_on_the_catalogs_products() -> None:
     billing = chosen.serverless
     knowledge = load_knowledge()
     product_entry = next(p for p in knowledge.serverless.products if p.id == billing.product)
-    # The weights are the 70B's exact 70.55B parameters at 1 byte in FP8: 70.55 GB; vLLM's start, 21.8 s.
-    cold = product_entry.start_seconds + 70.55 / knowledge.serverless.weights_load_gb_per_second + 21.8
+    # The weights are the 70B's FP8 checkpoint: 68.45B parameters at 1 byte and the 16-bit embedding and
+    # lm_head's 2.10B at 2 bytes, 72.65 GB; vLLM's start, 21.8 s.
+    cold = product_entry.start_seconds + 72.651346 / knowledge.serverless.weights_load_gb_per_second + 21.8
     assert billing.cold_start_seconds == pytest.approx(cold)
     assert not billing.kept_warm
     assert 0.9 * 40 * 30.42 < billing.cold_starts_per_month <= 40 * 30.42

@@ -92,10 +92,11 @@ def test_an_endpoint_that_scales_to_zero_keeps_none_and_is_told_what_a_longer_ti
     assert option.serverless.instances_kept == 0
     text = memo(SPORADIC)
     # Most of the month's 9,125 requests (300 a day) find no instance running. Each start is RunPod's
-    # 2.3 s, the 8B's exact 8.03B parameters at 1 byte in FP8, 8.03 GB at 2.5 GB/s, and vLLM's 21.8 s
-    # start (27.31 s): an instance is up longer for each, so fewer requests find none than with the
+    # 2.3 s, the 8B's FP8 checkpoint (6.98B parameters at 1 byte and the 16-bit embedding and lm_head,
+    # 2 x 128,256 x 4,096 x 2 bytes: 9.08 GB) at 2.5 GB/s, 3.63 s, and vLLM's 21.8 s start (27.73 s): an
+    # instance is up longer for each, so fewer requests find none than with the
     # 5.51 s of the platform and the weights alone (8,420.1): 7,628.7.
-    assert option.serverless.cold_start_seconds == pytest.approx(2.3 + 8.03 / 2.5 + 21.8)
+    assert option.serverless.cold_start_seconds == pytest.approx(2.3 + 9.080673 / 2.5 + 21.8)
     assert round(option.serverless.cold_starts_per_month, 1) == 7628.7
     assert "Instances scale to zero: 7,629 times a month a request finds none running" in text
     # The latency lines are a running instance's: beside them, the requests that wait for a start first
