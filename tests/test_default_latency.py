@@ -57,7 +57,7 @@ def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_wit
     # Modal's start (1 s), the 405B's FP8 checkpoint (401.65B parameters at 1 byte and the 16-bit
     # embedding and lm_head, 2 x 128,256 x 16,384 x 2 bytes: 410.05 GB) at 2.5 GB/s, 164.02 s, and vLLM's
     # 21.8 s start: 186.8 s, shown as 187; 40 requests × 30.42 days = 1,217 a month, about
-    # 1,023 of them finding no instance running (a lone request on 4 × B200 takes 25.28 s, and an
+    # 1,022 of them finding no instance running (a lone request on 4 × B200 takes 25.28 s, and an
     # instance is up for the start and it); compared with the decided nodes.
     assert warm.serverless is not None
     assert warm.serverless.cold_start_seconds == pytest.approx(1 + 410.052693 / 2.5 + 21.8)
@@ -65,7 +65,7 @@ def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_wit
         "The workload does not say whether its users can wait, so it is taken as latency-sensitive (the "
         "default): serverless instances are kept warm in every paid hour and spot is excluded. If a request "
         "may wait for a cold start, at least 187 s on Modal serverless functions (global, 4 × b200) (the "
-        "platform's start, the weights loaded and the engine started; about 1,023 such waits a month, of "
+        "platform's start, the weights loaded and the engine started; about 1,022 such waits a month, of "
         "1,217 requests), that "
         f"product scaling to zero would cost at least ${scale_to_zero:,.0f} a month (its cold starts billed "
         "at that floor, with the spare replicas the plan runs), "

@@ -68,9 +68,11 @@ def test_a_kept_warm_serverless_spare_is_half_of_a_sporadic_bill() -> None:
     assert r.decision.deployment == "serverless" and so is not None and so.chosen
     # Two instances of 4 H200 kept warm in the 176 paid hours at $5.00 a GPU-hour; one is the spare.
     # Paused at each of the 22 days' end, each stops at once (half a 60 s billing step rounds its day)
-    # and starts again before the next: the platform's 120 s, the 405B's exact 405.85B parameters at
-    # 1 byte in FP8, 405.85 GB at 2.5 GB/s, and vLLM's 21.8 s start (304.14 s).
-    start = 120 + 405.85 / 2.5 + 21.8
+    # and starts again before the next: the platform's 120 s, the 405B's FP8 checkpoint (401.65B
+    # parameters at 1 byte and the 16-bit embedding and lm_head, 2 x 128,256 x 16,384 x 2 bytes: 410.05 GB)
+    # at 2.5 GB/s, 164.02 s, and vLLM's 21.8 s start (305.82 s): 4 x (176 + 22 x 335.82 / 3,600) x $5.00 =
+    # $3,561.04 an instance, $7,122.09 the two.
+    start = 120 + 410.052693 / 2.5 + 21.8
     assert so.serverless is not None and so.serverless.cold_start_seconds == pytest.approx(start)
     one = 4 * (176 + 22 * (30 + start) / 3600) * 5.0
     assert so.usd_per_month == pytest.approx(2 * one)
@@ -135,7 +137,7 @@ def test_kept_instances_of_a_service_served_around_the_clock_never_restart() -> 
 def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None:
     """DEP018's hours add up to what is billed: on RunPod the HR assistant's two kept instances run on
     after each workday as the product scales to zero (in the idle hours) and start again each morning
-    (2 x 22 x 52.32 s / 3,600 = 0.64 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
+    (2 x 22 x 53.16 s / 3,600 = 0.65 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
     stops at once, so only its starts are named."""
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     result = run(hr)
@@ -149,12 +151,13 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     )
     # The three parts are the 529 billed hours, and the starts are the kept instances' mornings.
     assert busy + idle + cold == pytest.approx(option.billed_hours_per_month) == pytest.approx(529, abs=0.5)
-    # A start: RunPod's 2.3 s, the 70B's exact 70.55B parameters at 1 byte in FP8, 70.55 GB at 2.5 GB/s,
-    # and vLLM's 21.8 s.
-    start = 2.3 + 70.55 / 2.5 + 21.8
-    assert cold == pytest.approx(2 * 22 * start / 3600, rel=0.01) == pytest.approx(0.64, abs=0.005)
+    # A start: RunPod's 2.3 s, the 70B's FP8 checkpoint (68.45B parameters at 1 byte and the 16-bit
+    # embedding and lm_head's 2.10B at 2 bytes: 72.65 GB) at 2.5 GB/s, and vLLM's 21.8 s: 53.16 s. The
+    # 2 x 22 starts are 0.0103 h longer than at 52.32 s, billed at RunPod's $5.58 flex price: $0.06 more.
+    start = 2.3 + 72.651346 / 2.5 + 21.8
+    assert cold == pytest.approx(2 * 22 * start / 3600, rel=0.01) == pytest.approx(0.65, abs=0.005)
     # A request's first token comes from its prompt's pass and its 299 others from decode steps, each
-    # reading the exact 70.55 GB of weights at 0.86 of the bandwidth: on the one-card H200 instance it
+    # reading 70.55 GB of the FP8 checkpoint (all but the 16-bit embedding's 2.10 GB) at 0.86 of the bandwidth: on the one-card H200 instance it
     # takes 8.41 s at 16:00 (8.36 s with 300 steps at 0.87, 8.32 s at 70 GB), and the kept hours have one
     # in flight 516.4 hours, 11.6 idle (516.2 and 11.9 with 300 steps at 0.87; 516.0 and 12.1 at 70 GB;
     # 516.5 and 11.6 before the all-reduces' share by message size and the refit).
@@ -162,23 +165,23 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     english = flat(render_memo(result))
     assert (
         f"({busy:.0f} of them serving requests, {idle:.1f} idle with 2 kept warm in every paid hour and "
-        "running on after each served day as it scales to zero, 0.64 in their starts): $2,360.94/month"
+        "running on after each served day as it scales to zero, 0.65 in their starts): $2,360.99/month"
         in english
     )
     german = flat(invoke("recommend", str(EXAMPLES_DIR / "hr-assistant.yaml"), "--lang", "de").output)
     idle_de = f"{idle:.1f}".replace(".", ",")
     assert (
-        f"{idle_de} im Leerlauf, 0,64 in den Starts der warm gehaltenen Instanzen; 2 Instanzen werden in "
+        f"{idle_de} im Leerlauf, 0,65 in den Starts der warm gehaltenen Instanzen; 2 Instanzen werden in "
         "jeder bezahlten Stunde warm gehalten und laufen nach jedem bedienten Tag bis zum Skalieren auf null "
-        "weiter): 2.360,94 $ pro Monat" in german
+        "weiter): 2.360,99 $ pro Monat" in german
     )
-    # The legal assistant's 2 x 22 starts of 304.14 s (120 s, 405.85 GB at 2.5 GB/s and 21.8 s) are 3.72
+    # The legal assistant's 2 x 22 starts of 305.82 s (120 s, 410.05 GB at 2.5 GB/s and 21.8 s) are 3.74
     # hours, and its bill twice the kept instance worked out above; a lone request's 1,499 decode steps read
-    # the 405.85 GB too, at 0.86 of the bandwidth (55.46 s a request), so its requests are in flight 13.29
+    # 405.85 GB of the checkpoint (all but the 16-bit embedding's 4.20 GB), at 0.86 of the bandwidth (55.46 s a request), so its requests are in flight 13.29
     # hours (13.20 with 1,500 steps at 0.87, 55.06 s a request; 13.18 at the nominal 405 GB; 13.36 before the
     # all-reduces' share by message size and the refit).
     legal = flat(render_memo(run(LEGAL)))
     assert (
-        "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.72 in their "
-        "starts): $7,121.68/month" in legal
+        "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.74 in their "
+        "starts): $7,122.09/month" in legal
     )
