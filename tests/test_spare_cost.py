@@ -156,11 +156,11 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     # 2 x 22 starts are 0.0103 h longer than at 52.32 s, billed at RunPod's $5.58 flex price: $0.06 more.
     start = 2.3 + 72.651346 / 2.5 + 21.8
     assert cold == pytest.approx(2 * 22 * start / 3600, rel=0.01) == pytest.approx(0.65, abs=0.005)
-    # A request's first token comes from its prompt's pass and its 299 others from decode steps, each
-    # reading 70.55 GB of the FP8 checkpoint (all but the 16-bit embedding's 2.10 GB) at 0.86 of the bandwidth: on the one-card H200 instance it
-    # takes 8.41 s at 16:00 (8.36 s with 300 steps at 0.87, 8.32 s at 70 GB), and the kept hours have one
-    # in flight 516.4 hours, 11.6 idle (516.2 and 11.9 with 300 steps at 0.87; 516.0 and 12.1 at 70 GB;
-    # 516.5 and 11.6 before the all-reduces' share by message size and the refit).
+    # A request's first token comes from its prompt's pass and its 299 others from decode steps, each reading
+    # 70.55 GB of the FP8 checkpoint (all but the 16-bit embedding's 2.10 GB) at 0.86 of the bandwidth: on the
+    # one-card H200 instance it takes 8.41 s at 16:00 (8.36 s with 300 steps at 0.87, 8.32 s at 70 GB), and
+    # the kept hours have one in flight 516.4 hours, 11.6 idle (516.2 and 11.9 with 300 steps at 0.87; 516.0
+    # and 12.1 at 70 GB; 516.5 and 11.6 before the all-reduces' share by message size and the refit).
     assert (busy, idle) == (pytest.approx(516.4, abs=0.05), pytest.approx(11.6, abs=0.05))
     english = flat(render_memo(result))
     assert (
@@ -177,9 +177,10 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     )
     # The legal assistant's 2 x 22 starts of 305.82 s (120 s, 410.05 GB at 2.5 GB/s and 21.8 s) are 3.74
     # hours, and its bill twice the kept instance worked out above; a lone request's 1,499 decode steps read
-    # 405.85 GB of the checkpoint (all but the 16-bit embedding's 4.20 GB), at 0.86 of the bandwidth (55.46 s a request), so its requests are in flight 13.29
-    # hours (13.20 with 1,500 steps at 0.87, 55.06 s a request; 13.18 at the nominal 405 GB; 13.36 before the
-    # all-reduces' share by message size and the refit).
+    # 405.85 GB of the checkpoint (all but the 16-bit embedding's 4.20 GB), at 0.86 of the bandwidth (55.46 s
+    # a request), so its requests are in flight 13.29 hours (13.20 with 1,500 steps at 0.87, 55.06 s a
+    # request; 13.18 at the nominal 405 GB; 13.36 before the all-reduces' share by message size and the
+    # refit).
     legal = flat(render_memo(run(LEGAL)))
     assert (
         "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.74 in their "
