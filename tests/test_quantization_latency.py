@@ -152,11 +152,12 @@ def test_the_same_offer_on_fewer_cards_is_not_said_to_fit() -> None:
         "latency_sensitive": True,
     }
     finding = next(f for f in run(chat).findings if f.rule_id == "OPT001")
-    # The exact 70.55B parameters at a byte each: 70.55 GB, written to a tenth half up as a reader rounds
-    # it, 70.6 (the float 70.55 lies just below the half, which rounding the float read as 70.5).
+    # The INT8 checkpoint as published: the 70.55B parameters less the 16-bit embedding and lm_head
+    # (2 x 128,256 x 8,192 = 2.10B) at a byte each, 68.45 GB, and those 2.10B at 2 bytes, 4.20 GB:
+    # 72.65 GB, written to a tenth as 72.7.
     assert (
         "Quantized to INT8 (or FP8, the same size, where the GPU computes in FP8), the weights shrink to "
-        "70.6 GB and the same offer carries the load on fewer cards: "
+        "72.7 GB and the same offer carries the load on fewer cards: "
         f"runpod community (4 × b200) at ${4 * 5.98 * 730:,.0f}/month instead of runpod community (7 × b200) "
         f"at ${7 * 5.98 * 730:,.0f}/month, the cheapest rental of the model as given."
     ) in " ".join(finding.message.split())
@@ -166,7 +167,9 @@ def test_a_batch_quantized_on_the_same_instance_saves_billed_hours_not_cards() -
     """A nightly 8B batch of 245,000 claims on Scaleway's 4 x H100 instance: at INT8 each card does more of
     the work an hour, so the same 4 cards are billed 12.675 hours a month instead of 23.829 (each run with
     its weights' load and vLLM's start), at 3.70359 USD a card-hour: $188 instead of $353. The message says
-    hours, not fewer cards, and names the 8-bit format Hopper uses."""
+    hours, not fewer cards, and names the 8-bit format Hopper uses. The INT8 checkpoint keeps the 16-bit
+    embedding and lm_head (2 x 128,256 x 4,096 = 1.05B parameters at 2 bytes) beside the other 6.98B at a
+    byte each: 9.08 GB, shown as 9.1."""
     workload = validate_workload({**CLAIMS_BATCH, "requests_per_day": 245_000}, "test")
     evaluation = evaluate_workload(workload, EVALUATED_ON)
     quantized, best = evaluation.market.alternatives.quantized, evaluation.market.alternatives.best
@@ -176,7 +179,7 @@ def test_a_batch_quantized_on_the_same_instance_saves_billed_hours_not_cards() -
     assert round(4 * 3.70359 * best.billed_hours_per_month) == round(best.usd_per_month) == 353
     (finding,) = [f for f in recommend(workload, EVALUATED_ON).findings if f.rule_id == "OPT001"]
     assert finding.message.startswith(
-        "Quantized to INT8 (or FP8, the same size, where the GPU computes in FP8), the weights shrink to 8 "
+        "Quantized to INT8 (or FP8, the same size, where the GPU computes in FP8), the weights shrink to 9.1 "
         "GB and the same offer carries the load in fewer billed hours (each card does more of the work an "
         "hour): scaleway h100-sxm-4-80g (4 × h100-sxm) at $188/month instead of scaleway h100-sxm-4-80g "
         "(4 × h100-sxm) at $353/month"
