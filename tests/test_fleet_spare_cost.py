@@ -17,19 +17,26 @@ def test_the_spare_of_a_chosen_mixed_fleet_costs_the_busier_hours_hourly_cards()
     """5 million requests a day on the negotiated AWS 3-year P5 base (4 instances, 16 replicas of 2
     H100) with Lambda's 2-GPU H100 instances at $4.19 for the busier hours. Without the latency-sensitive
     spare every hour needs one replica fewer; the base still takes 4 instances, so the spare costs one
-    2-card replica in each of the 13 hours that need more than the base's 16: 13 x 2 x $4.19 x 30.42
-    days = $3,314."""
+    2-card replica in each of the 15 hours that need more than the base's 16 (beside the FP8 checkpoint's
+    72.65 GB a replica's 2 x 85.9 GB x 0.9 less 2 x 3.5 GiB leave 74.45 GB, 174 requests of 1,300 tokens
+    x 327,680 bytes where 70.55 GB left room for 179, and the refit steps: two more hours pass 16):
+    15 x 2 x $4.19 x 30.42 days = $3,824. The fleet: the base's 32 cards x $1.90 x 730 hours, $44,384,
+    and the hours' replicas beyond 16, 38 a day, x 2 cards x 30.42 days = 2,311.92 card-hours x $4.19,
+    $9,686.94: $54,071."""
     result = run(HIGH_VOLUME, knowledge=negotiated_aws())
     mixed = result.mixed_fleet
     assert mixed is not None and mixed.chosen and mixed.fleet is not None
     fleet = mixed.fleet
     assert (fleet.base_replicas_hosted, fleet.cards_per_replica, fleet.peak_usd_per_gpu_hour) == (16, 2, 4.19)
     busier = sum(1 for count in fleet.replicas_by_hour if count > fleet.base_replicas_hosted)
-    assert busier == 13
+    assert busier == 15
+    beyond = sum(max(0, count - 16) for count in fleet.replicas_by_hour)
+    assert beyond == 38 and fleet.peak_gpu_hours_per_month == pytest.approx(38 * 2 * 30.42)
+    assert mixed.usd_per_month == pytest.approx(32 * 1.90 * 730 + 38 * 2 * 30.42 * 4.19)
     assert mixed.spare_usd_per_month == pytest.approx(busier * 2 * 4.19 * 30.42, rel=1e-4)
     memo = " ".join(render_memo(result).split())
     assert (
-        "The spare replica the rules add (SIZ011) costs $3,314 of the $53,561 a month at aws p5-reserved-3y "
+        "The spare replica the rules add (SIZ011) costs $3,824 of the $54,071 a month at aws p5-reserved-3y "
         "+ lambda 2-gpu-plan, as it bills it; min_replicas: 1 leaves it out"
     ) in memo
 
