@@ -60,9 +60,11 @@ def test_a_mixed_fleets_spares_cost_what_the_fleet_without_any_spare_saves() -> 
 def test_a_fleet_scaled_by_the_hour_places_each_hours_loss_replicas_once() -> None:
     """2 million requests a day, variable, with Lambda's 8-card H100 at $1.50: the fixed fleet runs 19
     replicas on five instances (40 cards, $43,800). Scaled by the hour, each hour's replicas (2 to 16,
-    the spare among them) take the loss replicas of their own placement, at most those 40 cards: $27,013,
-    592 card-hours a day at $1.50 for 30.42 days (hour 9 runs ten replicas where it ran nine when every
-    output token took a decode step: 8 card-hours a day more than the 584 of $26,648). It read the
+    the spare among them) take the loss replicas of their own placement, at most those 40 cards: $27,378,
+    600 card-hours a day at $1.50 for 30.42 days (with the FP8 checkpoint's 72.65 GB and the refit
+    steps, hours 11, 13, 15 and 17 each run one 2-card replica more than with 70.55 GB: 8 card-hours a
+    day more than the 592 of $27,013; hour 9 runs ten replicas where it ran nine when every output token
+    took a decode step, 8 more than the 584 of $26,648). It read the
     fixed fleet's plan, whose spares already held them, and added them again (48 cards, $32,854 when it
     was found)."""
     result = run(
@@ -72,7 +74,12 @@ def test_a_fleet_scaled_by_the_hour_places_each_hours_loss_replicas_once() -> No
     assert best is not None and (best.gpus_rented, round(best.usd_per_month)) == (40, 43_800)
     assert scaled is not None
     assert (min(scaled.replicas_by_hour), max(scaled.replicas_by_hour)) == (2, 16)
-    assert (scaled.gpus_rented_max, round(scaled.usd_per_month)) == (40, 27_013)
+    assert scaled.gpu_hours_per_month == pytest.approx(600 * 30.42)
+    assert (
+        (scaled.gpus_rented_max, round(scaled.usd_per_month))
+        == (40, round(600 * 1.50 * 30.42))
+        == (40, 27_378)
+    )
 
 
 def test_a_mixed_fleet_option_counts_its_own_instances_and_spares() -> None:
