@@ -33,24 +33,26 @@ def nodes_at(requests_per_day: int) -> int:
 
 ON_ONE_SERVER = 530_000
 """A volume one HGX H100 holds with room to grow: its four 2-card replicas (three for the peak and the
-spare) hold up to 549,564 requests a day, so CHAT's 550,000 takes a second server."""
+spare) hold up to 545,612 requests a day beside the FP8 checkpoint's 72.65 GB (549,564 beside 70.55 GB),
+so CHAT's 550,000 takes a second server."""
 
 
 def test_the_step_lies_where_a_recommendation_at_that_volume_buys_one_more_server() -> None:
     result = run({**CHAT, "requests_per_day": ON_ONE_SERVER})
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 1)
     chart = result.charts.api_versus_self_hosted
-    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 546_000
+    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 540_000
     # Rounded down from the bisection's last volume on one server: one server there, two 2 % above it.
-    assert (nodes_at(546_000), nodes_at(556_920)) == (1, 2)
+    assert (nodes_at(540_000), nodes_at(550_800)) == (1, 2)
+    assert (nodes_at(545_612), nodes_at(545_613)) == (1, 2)
     memo = render_memo(result)
     summary = memo.split("## Summary")[1].split("## Why")[0]
     assert (
-        "It holds the load up to about 546,000 requests a day (3 % more than today's); beyond that one more "
+        "It holds the load up to about 540,000 requests a day (2 % more than today's); beyond that one more "
         "server is needed: $11,007 a month more and $285,000 up front.\n"
     ) in summary
     assert (
-        "One more server is needed beyond about 546,000 requests a day, 3 % above this workload's 530,000: "
+        "One more server is needed beyond about 540,000 requests a day, 2 % above this workload's 530,000: "
         "the line between the chart's points slopes through that step." in memo
     )
 
@@ -113,7 +115,7 @@ def test_a_single_server_says_so_and_a_rental_says_nothing_of_servers() -> None:
 
 
 def test_a_step_within_the_search_resolution_is_said_as_at_most_that_much_room() -> None:
-    """545,000 requests a day on the server whose room ends at 549,564: the bisection places the step to
+    """545,000 requests a day on the server whose room ends at 545,612: the bisection places the step to
     within 2 %, and rounded down it is today's volume, which the Summary said as "0 % more than
     today's"."""
     result = run({**CHAT, "requests_per_day": 545_000})
@@ -142,19 +144,28 @@ QWEN_SGLANG = {
 
 
 def test_a_step_at_today_s_load_reads_the_same_in_the_summary_and_the_chart() -> None:
-    """At 191,000 requests a day (16,384 tokens of context; four servers hold up to 193,667) the next
-    server's step lies within the search's 2 % of the load (at 190,000 it rounds down to 192,000, 1 %
-    above it): the chart said "0 % above this workload's ..." beside the Summary's "at most about 2 % to
-    spare"; and the GPUs with no priced server on which the load needs fewer cards are all named, B200's
-    10 among them (where rentals of them stand, only the MI300X was). At 32,768 tokens of context
-    SGLang's reserve on a 4-card H100 replica (14.5 GiB a card) leaves too few full-context sequences for
-    the usual count, and the rentals win."""
-    result = run({**QWEN_SGLANG, "requests_per_day": 191_000, "context_tokens": 16384})
+    """At 185,000 requests a day (16,384 tokens of context; four servers hold up to 185,555, where they
+    held 193,667 before the FP8 checkpoint's 16-bit embedding and lm_head, 2 x 151,936 x 4,096 = 1.24B
+    parameters at 2 bytes, took 1.24 GB more of each 4-card replica's KV room, and 191,000 now needs a
+    fifth) the next server's step lies within the search's 2 % of the load (at 182,000 it rounds down to
+    184,000, 1 % above it): the chart said "0 % above this workload's ..." beside the Summary's "at most
+    about 2 % to spare"; and the GPUs with no priced server on which the load needs fewer cards are all
+    named, B200's 10 among them (where rentals of them stand, only the MI300X was). At 32,768 tokens of
+    context SGLang's reserve on a 4-card H100 replica (14.5 GiB a card) leaves too few full-context
+    sequences for the usual count, and the rentals win."""
+
+    def servers(requests_per_day: int) -> int:
+        return run(
+            {**QWEN_SGLANG, "requests_per_day": requests_per_day, "context_tokens": 16384}
+        ).own_hardware.nodes
+
+    assert (servers(185_555), servers(185_556), servers(191_000)) == (4, 5, 5)
+    result = run({**QWEN_SGLANG, "requests_per_day": 185_000, "context_tokens": 16384})
     chart = result.charts.api_versus_self_hosted
-    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 191_000
+    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 185_000
     memo = " ".join(render_memo(result).split())
     assert "They hold today's load with at most about 2 % to spare" in memo
-    assert "The next step lies within about 2 % above this workload's 191,000 requests a day" in memo
+    assert "The next step lies within about 2 % above this workload's 185,000 requests a day" in memo
     assert "0 % above this workload's" not in memo
     assert (
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
@@ -296,13 +307,15 @@ def test_the_growth_room_is_said_where_no_managed_api_is_compared() -> None:
     assert result.charts.api_versus_self_hosted is None
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 2)
     growth = result.own_growth
-    # Two servers hold up to 221,615 requests a day.
-    assert growth is not None and growth.next_step_requests_per_day == 221_000
-    assert (run({**insurer, "requests_per_day": 226_000}).own_hardware.nodes) == 3
+    # Two servers hold up to 212,016 requests a day (221,615 before the FP8 checkpoint's 16-bit
+    # embedding and lm_head, 1.24 GB, took room from each replica's KV cache).
+    assert growth is not None and growth.next_step_requests_per_day == 209_000
+    nodes = [run({**insurer, "requests_per_day": n}).own_hardware.nodes for n in (212_016, 212_017, 213_180)]
+    assert nodes == [2, 3, 3]
     summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
-    # 221,000 / 150,000 = 1.47: 47 % more.
+    # 209,000 / 150,000 = 1.39: 39 % more.
     assert (
-        "They hold the load up to about 221,000 requests a day (47 % more than today's); beyond that one "
+        "They hold the load up to about 209,000 requests a day (39 % more than today's); beyond that one "
         "more server is needed: $11,214 a month more and $285,000 up front.\n"
     ) in summary
     # A rented decision has no growth room in servers.
