@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import EXAMPLES_DIR, read_example, run, wave_seconds
+from helpers import EXAMPLES_DIR, read_example, run, run_waves, wave_seconds
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -52,19 +52,25 @@ def test_a_batch_serves_its_work_and_says_nothing_of_unused_throughput() -> None
     so = r.serverless_option
     assert so is not None and so.serverless is not None and so.hours_per_day_running is not None
     b, row = so.serverless, next(g for g in r.sizing.gpus if g.gpu == so.gpu)
-    # 4 one-card instances run 100,000 requests each, 117 at once: 854 full waves and one of 82, 6.7369
-    # hours, on 22 workdays: 592.84 hours. At full throughput the 400,000 would take 592.79: the last
-    # wave's 82 take 22.17 s, not 82 / 4.1236 = 19.89 s.
-    assert (so.replicas, b.instance_gpus, row.concurrent_requests) == (4, 1, 117)
+    # Beside the FP8 checkpoint's 75.20 GB (70.22B parameters at 1 byte, the 16-bit embedding and lm_head's
+    # 2.49B at 2), a B200's 192 GB x 0.9 less the weights and vLLM's 3.5 GiB leave 93.84 GB: 114.5 requests
+    # of 2,500 tokens x 327,680 bytes, 114 at once. A replica's 4.0954 requests/s: 1 / (0.1144 s of prefill
+    # + 499 steps of 29.657 ms / 114). 4 one-card instances run 100,000 requests each: 877 full waves of
+    # 114 / 4.0954 = 27.84 s and one of 22, 6.7845 hours, on 22 workdays: 597.04 hours. At full throughput
+    # the 400,000 would take 596.88: the last wave's 22 take 11.87 s, not 22 / 4.0954 = 5.37 s.
+    assert (so.replicas, b.instance_gpus, row.concurrent_requests) == (4, 1, 114)
     assert b.busy_hours_per_month == pytest.approx(4 * so.hours_per_day_running * 22)
-    assert round(so.hours_per_day_running, 4) == 6.7369
+    assert round(so.hours_per_day_running, 4) == 6.7845
     rate = row.requests_per_second_per_replica
+    assert rate is not None and round(rate, 4) == 4.0954
     assert b.work_hours_per_month == pytest.approx(400_000 / rate / 3600 * 22)
-    last = wave_seconds(82, "qwen2.5-72b", "fp8", "b200", 1, (2000, 500))
-    assert (round(last, 2), round(82 / rate, 2)) == (22.17, 19.89)
+    assert run_waves(400_000, 4, 114) == (877, 22)
+    last = wave_seconds(22, "qwen2.5-72b", "fp8", "b200", 1, (2000, 500))
+    assert (round(last, 2), round(22 / rate, 2)) == (11.87, 5.37)
+    assert so.hours_per_day_running == pytest.approx((877 * 114 / rate + last) / 3600)
     assert b.busy_hours_per_month - b.work_hours_per_month == pytest.approx(
-        4 * (last - 82 / rate) / 3600 * 22
+        4 * (last - 22 / rate) / 3600 * 22
     )
-    assert (round(b.busy_hours_per_month, 2), round(b.work_hours_per_month, 2)) == (592.84, 592.79)
+    assert (round(b.busy_hours_per_month, 2), round(b.work_hours_per_month, 2)) == (597.04, 596.88)
     assert not math.isclose(so.serverless.busy_hours_per_month, 0.0)
     assert "An instance counts as serving" not in render_memo(r)
