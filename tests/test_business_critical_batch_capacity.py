@@ -4,6 +4,7 @@ services only, and the memo of a nightly run on Lambda's 8 x B200 said nothing o
 
 from __future__ import annotations
 
+import pytest
 from helpers import run
 from test_option_busy_share import BATCH
 
@@ -15,8 +16,15 @@ def test_prc032_names_the_rental_its_runs_hours_and_the_month_kept() -> None:
     assert best is not None and best.usd_per_hour is not None
     # Two 8-card instances, so that a lost one leaves the window's replicas (SIZ038): 16 cards at $6.69
     # an hour (each instance's $53.52) over the month's 730 hours: $78,139. The runs on 16 one-card
-    # replicas take 0.948 hours and 28 s of weights' load, billed as 58 minutes on 22 workdays: 21.3 hours.
+    # replicas take 0.953 hours (test_option_busy_share.py), the FP8 checkpoint's 72.65 GB load at 2.5 GB/s
+    # 29.06 s and vLLM's start 21.8 s: 58.03 minutes, billed as 59 on 22 workdays, 21.6 hours.
     assert round(best.usd_per_hour * result.load.calendar_hours_per_month) == 78_139
+    assert best.hours_per_day_running is not None and round(best.hours_per_day_running, 3) == 0.953
+    assert (best.weights_load_hours, best.engine_start_hours) == (
+        pytest.approx(72.651346 / 2.5 / 3600),
+        pytest.approx(21.8 / 3600),
+    )
+    assert best.billed_hours_per_month == pytest.approx(59 / 60 * 22)
     # The cheapest admitted option that holds its capacity for a term: AWS's capacity block, its 16
     # cards for the runs' days.
     reserving = [
@@ -31,7 +39,7 @@ def test_prc032_names_the_rental_its_runs_hours_and_the_month_kept() -> None:
     )
     assert message == (
         "The cheapest rental, lambda 8-gpu-plan, rents its 16 cards at each run's start and is priced for "
-        "the 21.3 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
+        "the 21.6 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
         "have none free when a run starts, and the run then misses its window. For a business-critical "
         "batch reserve capacity for the runs (the cheapest reservation or capacity block admitted for this "
         "workload is aws p5-capacity-block (16 × h100-sxm), about $50,435 a month), keep the cards (every "
@@ -54,7 +62,7 @@ def test_a_confirmation_recorded_is_to_be_held_in_writing() -> None:
     (message,) = [" ".join(f.message.split()) for f in result.findings if f.rule_id == "PRC032"]
     assert message == (
         "The cheapest rental, lambda 8-gpu-plan, rents its 16 cards at each run's start and is priced for "
-        "the 21.3 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
+        "the 21.6 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
         "have none free when a run starts, and the run then misses its window. The workload says its "
         "provider confirms the cards at each run's start (capacity_confirmed): hold that confirmation in "
         "writing, for the 16 cards each run starts with. Without it, reserve capacity for the runs (the "
