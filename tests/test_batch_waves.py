@@ -106,21 +106,22 @@ def test_the_memo_counts_the_start_in_the_window_share(tmp_path: Any) -> None:
         "96 % of the window, and the count keeps the window even if the estimate is +6 % too high. 96 GPUs "
         "in all."
     ) in lines
-    # Each replica's share, ceil(500 / 12) = 42, is one part-full wave of 520.2 s: the run's own latency,
-    # beside the 560.1 s of a full batch of 58 (the Sizing table's), each shown to whole seconds.
+    # Each replica's share, ceil(500 / 12) = 42, is one part-full wave of 519.0 s: the run's own latency,
+    # beside the 559.0 s of a full batch of 58 (the Sizing table's), each shown to whole seconds (the
+    # faster 16-bit steps of test_the_wave_times_by_hand).
     assert (
         "Latency in the run: each replica runs its share of the requests, at most 42, fewer than the 58 it "
-        "holds at once, together as one wave, each about 520 s from its start to its last token (a lone "
+        "holds at once, together as one wave, each about 519 s from its start to its last token (a lone "
         "prompt's prefill takes 218 ms; the rest is its output's steps, which it shares with the others' "
-        "prefills and decodes); with the batch full, a request would take about 560 s. Every answer is taken "
+        "prefills and decodes); with the batch full, a request would take about 559 s. Every answer is taken "
         "at the average length, and a wave ends with its longest answer: with answers of varied length the "
         "run ends later than this. A batch's requests wait for its window: no latency target applies."
     ) in lines
-    # The window less the start and the run taken the band longer: 900 - 346.48 - 520.2 × 1.06 = 2.1 s,
+    # The window less the start and the run taken the band longer: 900 - 346.48 - 518.98 × 1.06 = 3.4 s,
     # all the room a dedicated instance's boot (no sourced time) has.
-    assert round(WINDOW - START - wave_seconds(42, **REPLICA) * BAND) == 2
+    assert round(WINDOW - START - wave_seconds(42, **REPLICA) * BAND) == 3
     assert (
-        "That leaves 2 seconds of the window for booting the instances, which is in neither the start time "
+        "That leaves 3 seconds of the window for booting the instances, which is in neither the start time "
         "nor the cost shown here, though the provider bills it: where booting takes longer, boot them before "
         "the window opens, and pay for those minutes, or the run misses the window."
     ) in lines
@@ -128,7 +129,9 @@ def test_the_memo_counts_the_start_in_the_window_share(tmp_path: Any) -> None:
 
 def test_a_replica_given_more_than_it_holds_states_the_full_batch() -> None:
     """Where each replica's share fills its batch, the Load section says the full batch's request time
-    (the nightly example: 400,000 requests on 4 replicas, 100,000 each, 117 at once)."""
+    (the nightly example: 400,000 requests on 4 replicas, 100,000 each, 114 at once beside the FP8
+    checkpoint's 75.20 GB: 114 over a replica's 4.0954 requests/s is 27.8 s a request, as
+    test_serverless_serving_hours.py works them out)."""
     result = run(read_example(EXAMPLES_DIR / "nightly-batch.yaml"))
     best = result.best_option
     assert best is not None and (best.replicas, best.run_requests_per_replica) == (4, 100_000)
@@ -137,7 +140,7 @@ def test_a_replica_given_more_than_it_holds_states_the_full_batch() -> None:
     # The rental is priced for comparison (the API is decided): its boot's room is not said.
     assert not best.chosen and "of the window for booting the instances" not in memo
     assert (
-        "Latency with the batch full: a request takes about 28.4 s from its start to its last token, 117"
+        "Latency with the batch full: a request takes about 27.8 s from its start to its last token, 114"
         in memo
     )
 
@@ -226,9 +229,10 @@ def test_more_requests_than_a_replica_holds_run_in_full_waves_and_a_last_partial
 
 def test_a_serverless_batch_puts_its_hours_beyond_full_throughput_down_to_its_waves() -> None:
     """300 requests of 1,000 in / 500 out a workday on RunPod Serverless's L40S, which holds 118 at once:
-    two full waves and one of 64, 93.1 s a day, 0.569 instance-hours over 22 workdays, where at the full
-    batch's 3.417 requests/s they would take 300 × 22 / 3.417 / 3,600 = 0.537. The difference is the last
-    wave's, not a service's headroom or latency targets."""
+    two full waves and one of 64, 91.1 s a day, 0.557 instance-hours over 22 workdays, where at the full
+    batch's 3.4835 requests/s (1 / (0.0775 s of prefill + 499 steps of 49.568 ms, the refit 16-bit step,
+    shared by 118)) they would take 300 × 22 / 3.4835 / 3,600 = 0.526. The difference is the last wave's,
+    not a service's headroom or latency targets."""
     replica = ("llama-3.1-8b", "bf16", "l40s", 1, (1000, 500))
     result = run(
         {
@@ -249,7 +253,7 @@ def test_a_serverless_batch_puts_its_hours_beyond_full_throughput_down_to_its_wa
     )
     assert option.serverless is not None and option.run_requests_per_replica == 300
     day = 2 * catalog_wave_seconds(118, *replica) + catalog_wave_seconds(64, *replica)
-    assert round(day, 1) == 93.1
+    assert round(day, 1) == 91.1
     assert option.serverless.busy_hours_per_month == pytest.approx(day * 22 / 3600)
     (row,) = [g for g in result.sizing.gpus if g.gpu == "l40s"]
     assert row.requests_per_second_per_replica is not None
@@ -260,12 +264,12 @@ def test_a_serverless_batch_puts_its_hours_beyond_full_throughput_down_to_its_wa
         round(option.serverless.busy_hours_per_month, 3),
         round(option.serverless.work_hours_per_month, 3),
     ) == (
-        0.569,
-        0.537,
+        0.557,
+        0.526,
     )
     memo = " ".join(render_memo(result).split())
     assert (
-        "At an instance's full throughput the month's requests would take 0.54 instance-hours. The "
+        "At an instance's full throughput the month's requests would take 0.53 instance-hours. The "
         "difference is the runs' waves: a replica's last wave carries what is left of its share, fewer than "
         "it holds at once, through all of their output's steps, at less than full throughput."
     ) in memo
