@@ -60,29 +60,42 @@ def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> No
     """A growth of 150 % given as a number is the same in every scenario: no row of the sensitivity
     table (it read "150 % to 150 % ... $0" beside a decision the growth made), and the one-at-a-time runs
     hold it, so the throughput error moves the advantage over the serverless rival the grown volume
-    brings in (at today's volume every input read $0 and the memo said none moved anything)."""
+    brings in (at today's volume every input read $0 and the memo said none moved anything). 314,000
+    requests a day: the nearest volume to the 310,000 this was first found at where Modal's B200 again
+    costs less than the API at the grown volume (beside the FP8 checkpoint's 16-bit embedding and lm_head
+    its six B200 bill $20,543 from about 305,000 a day, where they billed $20,163; the API's $20,327.97
+    at 310,000 passes $20,543 above 310,000 x 20,543 / 20,327.97 = 313,280)."""
     workload = tmp_path / "moe.yaml"
     workload.write_text(
-        "name: de-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\nrequests_per_day: 310000\n"
+        "name: de-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\nrequests_per_day: 314000\n"
         "avg_input_tokens: 800\navg_output_tokens: 215\nload_pattern: variable\nschedule: always\n"
         "latency_sensitive: true\nvolume_growth: 1.5\ncompany_country: DE\n",
         encoding="utf-8",
     )
     rb = robustness(str(workload), "--scenarios", "50")
     assert "volume_growth" not in {s["input"] for s in rb["sensitivity"]}
-    top = rb["sensitivity"][0]
-    assert (top["input"], top["effect_on"]) == ("throughput_error", "advantage")
-    assert top["effect"] > 0
-    # At the grown volume the held runs decide for the serverless rival, Modal's B200 ($20,163 against the
-    # API's $20,328, DeepSeek-R1's price: KNB021): an input whose ends both keep that decision does not
-    # "decide differently", though the memo's decision (the API, at today's volume) is another; the
-    # throughput error's high end does (the rival $20,543). (The routed experts' factor slows the B200's
-    # replicas: at 291,000 or 300,000 requests a day the rival takes $20,163, more than the API's $19,082
-    # or $19,672, and the held runs decided for the API as the memo does; 310,000 keep the rival below.)
-    eu = next(row for row in rb["sensitivity"] if row["input"] == "eu_region_premium")
+    rows = {row["input"]: row for row in rb["sensitivity"]}
+    error = rows["throughput_error"]
+    assert error["effect_on"] == "advantage"
+    # At the grown volume the held runs decide for the serverless rival, Modal's B200 ($20,543 against the
+    # API's $20,327.97 x 314 / 310 = $20,590, DeepSeek-R1's price: KNB021). The throughput error moves
+    # the rival's cost from $20,163 at its low end to that $20,543 at its high end, $380.23, each below
+    # the API: it moves the advantage and keeps the decision. An input whose ends both keep the held
+    # decision does not "decide differently", though the memo's decision (the API, at today's volume) is
+    # another; the server price's low end does (own servers at $20,070).
+    assert (round(error["rival_cost_at_low"], 2), round(error["rival_cost_at_high"], 2)) == (
+        20_162.74,
+        20_542.97,
+    )
+    assert error["effect"] == pytest.approx(error["rival_cost_at_high"] - error["rival_cost_at_low"])
+    assert error["cost_at_low"] == pytest.approx(20_327.974875 * 314 / 310)
+    assert error["decision_changes"] is False
+    eu = rows["eu_region_premium"]
     assert eu["decision_cost_at_low"] == eu["decision_cost_at_high"] < eu["cost_at_low"]
     assert eu["decision_changes"] is False
-    assert top["decision_changes"] is True
+    server = rows["server_price"]
+    assert (server["effect_on"], server["decision_changes"]) == ("decision", True)
+    assert round(server["decision_cost_at_low"]) == 20_070
     memo = " ".join(invoke("recommend", str(workload), "--scenarios", "50", "--as-of", AS_OF).output.split())
     assert "No single input moves" not in memo
     assert "| volume growth within a year |" not in memo
