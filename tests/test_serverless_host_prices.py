@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from helpers import flat, run
 
@@ -78,14 +79,18 @@ def test_a_serverless_decision_on_modal_says_so_in_its_summary() -> None:
 
 
 def test_the_lead_is_over_the_next_route_where_that_is_not_a_rental() -> None:
-    """Modal decided for a Qwen3 MoE at 500,000 requests a day: the next route is the managed API at
-    $31,028 (DeepSeek-R1's price standing in), not the cheapest rental at $41,931; the Summary and the
-    serverless section measured the lead against the rental (about 109 cores), where $1,334 a month, about
-    11.9 cores an instance over its 2,376 instance-hours, would hand the decision to the API."""
+    """Modal decided for a Qwen3 MoE at 495,000 requests a day: the next route is the managed API at
+    $30,718.12 (DeepSeek-R1's price, $31,028 at 500,000, standing in), not the cheapest rental at $41,931;
+    the Summary and the serverless section measured the lead against the rental, where $1,024 a month
+    (Modal's ten B200 at $29,693.94), $0.43 over its 2,376 instance-hours, about 9.1 cores or 54 GiB an
+    instance at $0.04716 a core-hour or $0.007992 a GiB-hour, would hand the decision to the API. 495,000
+    is the nearest volume to the 500,000 this was first found at where Modal's B200 is still decided:
+    beside the FP8 checkpoint's 16-bit embedding and lm_head, from 496,000 Modal's H200 ($36,491) stands
+    in for it and the API is decided."""
     workload = {
         "name": "qwen3-235b-sglang-16k",
         "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
-        "requests_per_day": 500_000,
+        "requests_per_day": 495_000,
         "avg_input_tokens": 1500,
         "avg_output_tokens": 600,
         "context_tokens": 16384,
@@ -98,7 +103,9 @@ def test_the_lead_is_over_the_next_route_where_that_is_not_a_rental() -> None:
     so = result.serverless_option
     assert result.decision.deployment == "serverless" and so is not None
     rival = result.other_routes[0]
-    assert rival.kind == "api" and round(rival.usd_per_month - so.usd_per_month) == 1334
+    assert rival.kind == "api" and rival.usd_per_month == pytest.approx(31_028 * 495 / 500, abs=1)
+    assert (so.provider, so.gpu, so.gpus) == ("modal", "b200", 10)
+    assert round(rival.usd_per_month - so.usd_per_month) == 1024
     per_hour = (rival.usd_per_month - so.usd_per_month) / so.billed_hours_per_month
     memo = flat(render_memo(result))
     assert (
@@ -107,6 +114,6 @@ def test_the_lead_is_over_the_next_route_where_that_is_not_a_rental() -> None:
         'another model\'s price (see "Serverless").'
     ) in memo
     assert (
-        "The option costs $1,334 a month less than the managed API DeepSeek-R1-0528 (DeepInfra), at another "
-        "model's price, $0.56 per instance-hour"
+        "The option costs $1,024 a month less than the managed API DeepSeek-R1-0528 (DeepInfra), at another "
+        "model's price, $0.43 per instance-hour"
     ) in memo
