@@ -138,8 +138,8 @@ def test_the_memo_says_why_the_rental_takes_two_instances() -> None:
     memo = " ".join(render_memo(run(KYC)).split())
     assert (
         "The replicas are spread over the offer's instances so that the loss of any one still leaves those "
-        "the window needs (SIZ038): one here carries 8 of the 16 replicas, and the 8 left still finish the "
-        "run within the window."
+        "the window needs (SIZ038): one here carries 8 of the 16 replicas; should it be lost as a run "
+        "starts, the 8 left still finish the run within the window."
     ) in memo
     assert "It does not cover an instance that carries several replicas" not in memo
     assert "It does not cover a lost instance" not in memo
