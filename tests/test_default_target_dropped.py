@@ -164,9 +164,9 @@ ON_PREMISES_CHAT: dict[str, Any] = {
 
 def test_a_default_a_lone_prompt_meets_only_but_for_the_error_is_dropped_too() -> None:
     """24,500-token prompts on one own H100 node: a lone prompt takes 937 ms, within the second, but 937 ms
-    plus the estimate's 9.17 % mean latency error (9 % as the finding rounds it) is 1,023 ms: replicas held
+    plus the estimate's 9.36 % mean latency error (9 % as the finding rounds it) is 1,025 ms: replicas held
     to the second would need an empty queue, so the default is dropped. At 22,000 tokens (830 ms alone,
-    907 ms with the error) it is planned to, and held (three replicas of eight H100 for the peak where the
+    908 ms with the error) it is planned to, and held (three replicas of eight H100 for the peak where the
     throughput needs two; with the spare, four own nodes against three: $41,701 a month against $31,276).
     With a prompt's chunk all-reduced at the link share of its message, 20,000 tokens take 748 ms alone,
     and the replicas the throughput needs already hold the second."""
