@@ -88,16 +88,26 @@ def window_replicas(
     per_unit: int = 1,
 ) -> float:
     """The units (replicas, or serverless instances of ``per_unit`` replicas) the window needs before
-    rounding up: the run's requests over those a unit's replicas fit in it (``requests_in_window``), so
-    that as many, rounded up, give each replica no more. Only where a replica fits one (``fits_window``):
-    the callers leave out those that do not."""
-    fitted = requests_in_window(roofline, batch, rps, window_seconds(load, sizing, start_hours))
-    if not fitted:
+    rounding up (``units_fitting`` in what the start leaves of it). Only where a replica fits one
+    (``fits_window``): the callers leave out those that do not."""
+    seconds = window_seconds(load, sizing, start_hours)
+    units = units_fitting(run_requests(load), roofline, batch, rps, seconds, per_unit)
+    if units is None:
         raise ValueError(
             f"a start of {start_hours * SECONDS_PER_HOUR:.1f} s and a request, with the error band, take the "
             f"whole {load.hours_per_day * SECONDS_PER_HOUR:.1f} s window"
         )
-    return run_requests(load) / (fitted * per_unit)
+    return units
+
+
+def units_fitting(
+    requests: int, roofline: Roofline, batch: int, rps: float, seconds: float, per_unit: int = 1
+) -> float | None:
+    """The units of ``per_unit`` replicas a run of ``requests`` needs where a replica's run may take
+    ``seconds``, before rounding up: the requests over those a unit's replicas fit (``requests_in_window``),
+    so that as many, rounded up, give each replica no more; None where not one request fits."""
+    fitted = requests_in_window(roofline, batch, rps, seconds)
+    return requests / (fitted * per_unit) if fitted else None
 
 
 def replica_share(requests: int, replicas: int) -> int:

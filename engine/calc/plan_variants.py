@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from gpu_advisor.engine.calc.batch_run import requests_in_window, run_hours
+from gpu_advisor.engine.calc.batch_run import run_hours, units_fitting
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.options import ThroughputAlone
 
@@ -72,9 +72,10 @@ def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
     # than fit in the window so shortened (waves are whole, so scaling the window's replicas by 1 + overhead
     # fell short), then, as ``replicas._planned`` counts them, the spares and at least min_replicas.
     rps = plan.requests_per_second_per_replica
-    fitted = requests_in_window(plan.roofline, plan.batch, rps, plan.run_window_seconds / (1 + overhead))
-    if fitted:
-        working = math.ceil(plan.run_requests / fitted)
+    shortened = plan.run_window_seconds / (1 + overhead)
+    needed = units_fitting(plan.run_requests, plan.roofline, plan.batch, rps, shortened)
+    if needed is not None:
+        working = math.ceil(needed)
     else:
         # Not one request keeps the window with the rework: the nearest count, its run said as it is.
         working = math.ceil(plan.window_replicas * (1 + overhead) - 1e-9)
