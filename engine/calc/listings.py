@@ -280,6 +280,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
         spare_replicas=plan.spare_replicas,
         hours_per_day_running=plan.hours_per_day_running,
+        run_start_hours=plan.start_hours if plan.hours_per_day_running is not None else None,
         run_requests_per_replica=replica_share(plan.run_requests, plan.replicas)
         if plan.run_requests
         else None,

@@ -237,6 +237,9 @@ class Option(ResultModel):
     """Replicas beyond those the peak needs (redundancy)."""
     hours_per_day_running: float | None = None
     """A batch: the hours a day its replicas run."""
+    run_start_hours: float | None = None
+    """A batch: the start each run takes before its replicas serve, which the window holds beside the run
+    (a rental's weights' load and engine start, a serverless instance's cold start)."""
     run_requests_per_replica: int | None = None
     """A batch: the most requests one replica runs in a run (the run's over the replicas, rounded up), in
     waves of at most as many as it holds at once: fewer than that is one part-full wave."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gpu_advisor.engine.calc.batch_run import replica_share
 from gpu_advisor.engine.calc.serverless import serverless_billing
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.results import Option, PriceOrigin
 from gpu_advisor.engine.pipeline.serverless import PricedServerless
@@ -50,6 +51,9 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         spare_replicas=bill.priced.spare_replicas,
         hours_per_day_running=bill.priced.hours_per_day_running,
         # The instances' replicas share the run, as a rental's do (``calc.serverless.product_month``).
+        run_start_hours=bill.priced.cold / SECONDS_PER_HOUR
+        if bill.priced.hours_per_day_running is not None
+        else None,
         run_requests_per_replica=replica_share(
             plan.run_requests, bill.priced.instances_at_peak * per_instance
         )
