@@ -4,7 +4,11 @@ pass and each decode step at a batch of one, within the window. Only a start tha
 window was refused: a quarter-hour batch of 1,000B FP8 with 12,000-token answers planned 50 replicas of 8
 MI300X in the 478.2 s their 421.8 s start leaves, where one request alone takes 594.5 s, and 188 of 16
 A100 in 678.2 s, where one takes 982.7 s. Where the replica is planned, the work is spread over what
-the start leaves of the window."""
+the start leaves of the window.
+
+The 1,000B model given by its size weighs 1,010.36 GB in FP8: Llama 3.1 405B's share of embedding and
+output layer (the catalog model nearest in size), 4,202,692,608 x 1,000 / 405.85 = 10.36B parameters,
+at 2 bytes, the other 989.64B at 1."""
 
 from __future__ import annotations
 
@@ -41,8 +45,10 @@ WORKLOAD: dict[str, Any] = {
     "latency_sensitive": False,
     **LOAD,
 }
-START = {8: 1000 / LOAD_GB_PER_SECOND + VLLM_START, 16: 1000 / 2 / LOAD_GB_PER_SECOND + VLLM_START}
-"""A run's start on 8 cards (one instance reads the 1,000 GB) and on 16 (two read 500 GB each, at once)."""
+WEIGHTS = 1010.355285
+START = {8: WEIGHTS / LOAD_GB_PER_SECOND + VLLM_START, 16: WEIGHTS / 2 / LOAD_GB_PER_SECOND + VLLM_START}
+"""A run's start on 8 cards (one instance reads the 1,010.36 GB) and on 16 (two read 505.18 GB each, at
+once)."""
 
 
 def lone_request_seconds(row: Any, answer: int = ANSWER) -> float:
@@ -63,7 +69,7 @@ def size_at(window_hours: float, **asked: Any) -> Any:
 
 
 def test_the_figures() -> None:
-    assert pytest.approx({8: 421.8, 16: 221.8}) == START
+    assert pytest.approx({8: 425.942114, 16: 223.871057}) == START
 
 
 def test_a_count_is_planned_only_where_one_request_fits_after_its_start() -> None:
@@ -81,47 +87,47 @@ def test_a_count_is_planned_only_where_one_request_fits_after_its_start() -> Non
     }
     # Each start leaves some of the quarter hour, but on MI300X and A100 less than one request takes.
     assert all(START[count] < WINDOW for count in cards.values())
-    # The request must end in the window even if the estimate is +6 % too high: on 16 H100 the 221.8 s
-    # start and 644.2 s request end at 866.0 s, but at 904.7 s with the band.
+    # The request must end in the window even if the estimate is +6 % too high: on 16 H100 the 223.9 s
+    # start and 644.2 s request end at 868.1 s, but at 906.7 s with the band.
     fits = {gpu for gpu, count in cards.items() if START[count] + alone[gpu] * 1.06 < WINDOW}
     assert fits == {"h200", "b200"}
-    assert round(START[16] + alone["h100-sxm"] * 1.06, 1) == 904.7
+    assert round(START[16] + alone["h100-sxm"] * 1.06, 1) == 906.7
     result = run(WORKLOAD)
     planned = {g.gpu: g for g in result.sizing.gpus if g.replicas is not None}
     assert {gpu: g.cards_per_replica for gpu, g in planned.items()} == {"h200": 16, "b200": 8}
     # Each replica's run (its share of the requests in waves, ``batch_run``), after the start and with
-    # the band, ends in the window: 23 H200 replicas run 87 requests each in one wave of 638.4 s, 39 B200
-    # replicas 52 each, as many as one holds at once, in 431.2 s. 38 B200 replicas would give the
-    # fullest 53: a wave of 52 and a second of the one left, a request alone's 339.0 s more.
+    # the band, ends in the window: 24 H200 replicas run 84 requests each in one wave of 633.9 s, 40 B200
+    # replicas 50 each, as many as one holds at once, in 428.2 s. 39 B200 replicas would give the
+    # fullest 52: a wave of 50 and a second of the two left, a request alone's 339.0 s more.
     derate = 1 + result.sizing_policy.estimate_error_taken_off
     for row in planned.values():
         assert row.hours_per_day_running is not None and row.cards_per_replica is not None
         assert START[row.cards_per_replica] + row.hours_per_day_running * 3600 * derate <= WINDOW
-    assert {gpu: g.replicas for gpu, g in planned.items()} == {"h200": 23, "b200": 39}
+    assert {gpu: g.replicas for gpu, g in planned.items()} == {"h200": 24, "b200": 40}
     assert {gpu: round(g.hours_per_day_running or 0.0, 4) for gpu, g in planned.items()} == {
-        "h200": round(638.35 / 3600, 4),
-        "b200": round(431.23 / 3600, 4),
+        "h200": round(633.90 / 3600, 4),
+        "b200": round(428.15 / 3600, 4),
     }
-    assert planned["b200"].concurrent_requests == 52 == math.ceil(2000 / 39)
-    assert START[8] + (431.23 + alone["b200"]) * derate > WINDOW
+    assert planned["b200"].concurrent_requests == 50 == math.ceil(2000 / 40)
+    assert START[8] + (428.15 + alone["b200"]) * derate > WINDOW
     assert not [o for o in result.options if o.gpu in ("mi300x", "a100-80gb")]
     assert "SIZ041" not in result.fired_rules
     # ``size`` plans the same.
     sized = size_at(0.25)
-    assert {g.gpu: g.replicas for g in sized.gpus if g.replicas is not None} == {"h200": 23, "b200": 39}
+    assert {g.gpu: g.replicas for g in sized.gpus if g.replicas is not None} == {"h200": 24, "b200": 40}
 
 
 def test_h200_runs_on_16_cards_where_8_start_too_late_for_a_request() -> None:
-    """A request alone takes 486.4 s on 8 H200 of a stage either way: after the 421.8 s start of one
-    instance it ends at 908.2 s, past the window, after the 221.8 s of two at 708.2 s."""
+    """A request alone takes 486.4 s on 8 H200 of a stage either way: after the 425.9 s start of one
+    instance it ends at 912.3 s, past the window, after the 223.9 s of two at 710.3 s."""
     eight = next(g for g in size_at(1.0, gpu="h200", cards=8).gpus if g.gpu == "h200")
     assert round(lone_request_seconds(eight), 1) == 486.4
-    assert round(START[8] + lone_request_seconds(eight), 1) == 908.2
-    assert round(START[16] + lone_request_seconds(eight), 1) == 708.2
+    assert round(START[8] + lone_request_seconds(eight), 1) == 912.3
+    assert round(START[16] + lone_request_seconds(eight), 1) == 710.3
     (row,) = [g for g in size_at(0.25, gpu="h200", cards=8).gpus if g.gpu == "h200"]
     assert (row.cards_per_replica, row.replicas) == (8, None)
     (row,) = [g for g in size_at(0.25, gpu="h200", cards=16).gpus if g.gpu == "h200"]
-    assert (row.cards_per_replica, row.replicas) == (16, 23)
+    assert (row.cards_per_replica, row.replicas) == (16, 24)
 
 
 SIZE = (
@@ -164,17 +170,17 @@ def test_size_plans_the_cards_asked_about_where_a_request_fits() -> None:
     result = invoke(*SIZE, "--gpu", "h200", "--cards", "16")
     assert result.exit_code == 0, result.output
     (row,) = [" ".join(line.split()) for line in result.output.splitlines() if line.startswith("h200")]
-    assert row.startswith("h200 141 GB 8 16 0.22 23 368 ")
+    assert row.startswith("h200 141 GB 8 16 0.22 24 384 ")
 
 
 def test_a_request_must_end_in_the_window_even_with_the_error_band() -> None:
     knowledge = load_knowledge()
     load = workload_load_for(complete_workload(validate_workload(WORKLOAD, "test"), knowledge), knowledge)
-    # A 421.8 s start leaves 478.2 s of the quarter hour: a request of 478.1 s ends in it if the estimate
-    # is right; with a +6 % band one of 451.1 s (478.17 s) does, one of 451.2 s (478.27 s) does not.
+    # A 425.94 s start leaves 474.06 s of the quarter hour: a request of 474.0 s ends in it if the
+    # estimate is right; with a +6 % band one of 447.2 s (474.03 s) does, one of 447.3 s (474.14 s) not.
     start = START[8] / 3600
-    assert serves_in_window(load, start, 478.1) and not serves_in_window(load, start, 478.2)
-    assert serves_in_window(load, start, 451.1, 0.06) and not serves_in_window(load, start, 451.2, 0.06)
+    assert serves_in_window(load, start, 474.0) and not serves_in_window(load, start, 474.1)
+    assert serves_in_window(load, start, 447.2, 0.06) and not serves_in_window(load, start, 447.3, 0.06)
 
 
 SERVERLESS = {
@@ -191,18 +197,21 @@ SERVERLESS = {
 
 
 def test_a_serverless_instance_must_finish_a_request_after_its_cold_start() -> None:
-    """200 GB load in 80 s: with vLLM's 21.8 s, Modal's 1 s start makes a cold start of 102.8 s, Hugging
-    Face Inference Endpoints' 120 s one of 221.8 s. One request alone takes 687.0 s on 8 A100: 789.8 s
-    at Modal, within the quarter hour, 908.8 s at Hugging Face, beyond it (it was priced with 992
-    instances in the 678.2 s the start leaves)."""
+    """201.06 GB (200B in FP8, Qwen3-235B-A22B's share of embedding and output layer at 2 bytes) load in
+    80.4 s: with vLLM's 21.8 s, Modal's 1 s start makes a cold start of 103.2 s, Hugging Face Inference
+    Endpoints' 120 s one of 222.2 s. One request alone takes 687.0 s on 8 A100: 790.3 s at Modal,
+    within the quarter hour, 909.3 s at Hugging Face, beyond it (it was priced with 992 instances in the
+    678.2 s the start leaves)."""
     result = run(SERVERLESS)
     (a100,) = [g for g in result.sizing.gpus if g.gpu == "a100-80gb"]
     assert a100.cards_per_replica == 8
     alone = lone_request_seconds(a100, 31_000)
     assert round(alone, 1) == 687.0
-    colds = {"modal": 1 + 200 / LOAD_GB_PER_SECOND + VLLM_START, "huggingface": 120 + 80 + VLLM_START}
-    assert colds == pytest.approx({"modal": 102.8, "huggingface": 221.8})
-    assert round(colds["modal"] + alone, 1) == 789.8 and round(colds["huggingface"] + alone, 1) == 908.8
+    assert result.sizing.weights_gb == 201.058879
+    load = 201.058879 / LOAD_GB_PER_SECOND
+    colds = {"modal": 1 + load + VLLM_START, "huggingface": 120 + load + VLLM_START}
+    assert colds == pytest.approx({"modal": 103.2235516, "huggingface": 222.2235516})
+    assert round(colds["modal"] + alone, 1) == 790.3 and round(colds["huggingface"] + alone, 1) == 909.3
     priced = {(o.provider, o.gpu) for o in result.options if o.pricing == "serverless"}
     assert ("modal", "a100-80gb") in priced
     assert ("huggingface", "a100-80gb") not in priced
@@ -215,10 +224,10 @@ def test_a_serverless_instance_must_finish_a_request_after_its_cold_start() -> N
 
 def test_a_scenario_whose_slower_replicas_finish_no_request_in_time_plans_none() -> None:
     """A scenario's drawn throughput error scales a request's time: at half the estimated rate one
-    request alone takes 678.0 s on 8 B200, more than the 478.2 s their start leaves, and the scenario
-    has no plan on them; at 0.9 it takes 376.7 s, and 58 replicas do the work: 35 requests each, whose
-    wave, 0.9 times as fast, takes 450.8 s, within the 478.2 s / 1.06 = 451.1 s the start and the error
-    band leave (36 would take 452.4 s)."""
+    request alone takes 678.0 s on 8 B200, more than the 474.1 s their start leaves, and the scenario
+    has no plan on them; at 0.9 it takes 376.7 s, and 63 replicas do the work: 32 requests each, whose
+    wave, 0.9 times as fast, takes 445.7 s, within the 474.06 s / 1.06 = 447.2 s the start and the error
+    band leave."""
     knowledge = load_knowledge()
     resolved = complete_workload(validate_workload(WORKLOAD, "test"), knowledge)
     load = workload_load_for(resolved, knowledge)
@@ -229,5 +238,6 @@ def test_a_scenario_whose_slower_replicas_finish_no_request_in_time_plans_none()
     assert at_throughput(plan, 0.5, load, sizing) is None
     slower = at_throughput(plan, 0.9, load, sizing)
     assert slower is not None and round(slower.service.alone, 1) == 376.7
-    assert slower.replicas == math.ceil(2000 / 35) == 58
-    assert (slower.hours_per_day_running or 0.0) * 3600 == pytest.approx(450.76, abs=0.5)
+    assert slower.replicas == math.ceil(2000 / 32) == 63
+    assert slower.run_window_seconds == pytest.approx((WINDOW - START[8]) / 1.06)
+    assert (slower.hours_per_day_running or 0.0) * 3600 == pytest.approx(445.71, abs=0.5)

@@ -1,10 +1,12 @@
 """A batch run's replicas load the weights and start the serving engine before they serve, and a replica
 started as the window opens must then still finish at least one request before it closes: the work is
 done in what the start leaves of the window, but a window that holds the start and not one request holds
-none of it. A custom model of 2,200B parameters in FP8 on 16 B200, two instances of eight, reads 1,100 GB
-on each at the catalog's 2.5 GB/s, 440 s, and vLLM starts in 21.8 s more: 461.8 s. With 9,000-token
-answers one request alone then takes 450.5 s, so 912.3 s, more than a window of a quarter hour (900 s):
-no GPU is planned, and SIZ041 says why, in ``recommend``, ``size`` and ``check`` alike."""
+none of it. A custom model of 2,200B parameters in FP8 (2,222.78 GB: Llama 3.1 405B's share of
+embedding and output layer, 4,202,692,608 x 2,200 / 405.85 = 22.78B parameters, at 2 bytes) on 16 B200,
+two instances of eight, reads 1,111.39 GB on each at the catalog's 2.5 GB/s, 444.6 s, and vLLM starts in
+21.8 s more: 466.4 s. With 9,000-token answers one request alone then takes 450.5 s, so 916.8 s, more
+than a window of a quarter hour (900 s): no GPU is planned, and SIZ041 says why, in ``recommend``,
+``size`` and ``check`` alike."""
 
 from __future__ import annotations
 
@@ -48,10 +50,14 @@ def batch(params_b: float, window_hours: float = WINDOW_HOURS) -> dict[str, Any]
     }
 
 
-def start_seconds(params_b: float, instances: int) -> float:
-    """The weights in FP8 (a byte a parameter), each instance reading its share at the load rate, and
-    the engine's start."""
-    return params_b / instances / LOAD_GB_PER_SECOND + VLLM_START
+WEIGHTS_GB = {2200: 2222.781628, 200: 201.058879}
+"""The models' weights in FP8: a byte a parameter, the nearest catalog model's share of embedding and
+output layer at 2 (Llama 3.1 405B's for 2,200B, Qwen3-235B-A22B's for 200B)."""
+
+
+def start_seconds(params_b: int, instances: int) -> float:
+    """The weights, each instance reading its share at the load rate, and the engine's start."""
+    return WEIGHTS_GB[params_b] / instances / LOAD_GB_PER_SECOND + VLLM_START
 
 
 def lone_request_seconds(workload: dict[str, Any], gpu: str) -> float:
@@ -64,23 +70,24 @@ def lone_request_seconds(workload: dict[str, Any], gpu: str) -> float:
 
 
 def test_the_figures() -> None:
-    assert start_seconds(2200, 2) == pytest.approx(461.8)
-    # At one instance's rate the 2,200 GB took 880 s, and the start 901.8 s.
-    assert start_seconds(2200, 1) == pytest.approx(901.8)
+    assert run(batch(2200)).sizing.weights_gb == WEIGHTS_GB[2200]
+    assert round(start_seconds(2200, 2), 1) == 466.4
+    # At one instance's rate the 2,222.78 GB took 889.1 s, and the start 910.9 s.
+    assert round(start_seconds(2200, 1), 1) == 910.9
     assert round(lone_request_seconds(batch(2200), "b200"), 1) == 450.5
-    assert round(start_seconds(2200, 2) + lone_request_seconds(batch(2200), "b200"), 1) == 912.3
+    assert round(start_seconds(2200, 2) + lone_request_seconds(batch(2200), "b200"), 1) == 916.8
     assert WINDOW_HOURS * 3600 == 900
 
 
 SIZ041 = (
     "SIZ041 A run's start and one request take the whole batch window: The batch's window gives a run "
     "900 s (batch_window_hours: 0.25), and a replica started as it opens must finish at least one request "
-    "before it closes, but it serves only once it has started: reading the 2,200 GB of weights, 1,100 GB "
-    "on each of its 2 server instances at once, takes 440 s at the catalog's load rate of 2.5 GB/s (a "
+    "before it closes, but it serves only once it has started: reading the 2,223 GB of weights, 1,111 GB "
+    "on each of its 2 server instances at once, takes 445 s at the catalog's load rate of 2.5 GB/s (a "
     "floor: the instances' boot comes on top), vLLM starts in 21.8 s more, and one request alone then "
     "takes 450.5 s (its prompt's pass and each of its output tokens at a batch of one). On the GPU and card "
-    "count that finish a request soonest (16 × b200), the start and one request, 461.8 s + 450.5 s = "
-    "912.3 s, take at least the window's 900 s. No replica finishes any of the day's work within the "
+    "count that finish a request soonest (16 × b200), the start and one request, 466.4 s + 450.5 s = "
+    "916.8 s, take at least the window's 900 s. No replica finishes any of the day's work within the "
     "window, however many run, so no GPU is planned or priced for it. A batch_window_hours well beyond the "
     "start and one request leaves the work time to run in (a window only a little longer spreads it over "
     "very many replicas); a smaller precision reads less at each start; replicas kept running with the "
@@ -105,7 +112,7 @@ def test_recommend_plans_no_gpu_whose_start_and_one_request_fill_the_window() ->
         "Why), so no rental or serverless product does its work in time." in memo
     )
     assert (
-        "| b200 | 192 GB | 16 | 16 | 97 | — | — | — | — | — | "
+        "| b200 | 192 GB | 16 | 16 | 93 | — | — | — | — | — | "
         "a run's start and one request take the whole batch window (SIZ041) |" in memo
     )
     # No option bills the engine's start, but SIZ041 gives it: its source is listed all the same.
@@ -115,7 +122,7 @@ def test_recommend_plans_no_gpu_whose_start_and_one_request_fill_the_window() ->
 
 
 def test_the_window_an_hour_long_holds_them() -> None:
-    """461.8 s of start and 450.5 s of one request fit an hour: the work is spread over the 3,138.2 s the
+    """466.4 s of start and 450.5 s of one request fit an hour: the work is spread over the 3,133.6 s the
     start leaves."""
     result = run(batch(2200, 1.0))
     assert "SIZ041" not in result.fired_rules
@@ -158,11 +165,11 @@ def test_size_says_so_for_every_gpu_that_holds_the_model() -> None:
 
 
 def test_a_serverless_product_whose_cold_start_fills_the_window_is_not_priced(tmp_path: Path) -> None:
-    """At a load rate of 0.25 GB/s a 200B FP8 model reads its 200 GB in 800 s, and starts in 821.8 s with
-    vLLM: rentals and Modal (1 s of its own, 822.8 s) are planned in what it leaves of 900 s, a request
-    alone taking less than the 77.2 s left, while Hugging Face Inference Endpoints' 120 s make 941.8 s,
-    more than the window: its H200 and A100 were priced with 54,629 and 162,865 instances, and are not
-    priced now."""
+    """At a load rate of 0.25 GB/s a 200B FP8 model reads its 201.06 GB in 804.2 s, and starts in 826.0 s
+    with vLLM: rentals and Modal (1 s of its own, 827.0 s) are planned in what it leaves of 900 s, a
+    request alone taking less than the 73.0 s left, while Hugging Face Inference Endpoints' 120 s make
+    946.0 s, more than the window: its H200 and A100 were priced with 54,629 and 162,865 instances, and
+    are not priced now."""
     slow = "weights_load_gb_per_second: 0.25"
     knowledge = load_knowledge_from(
         knowledge_with(tmp_path, "serverless.yaml", f"weights_load_gb_per_second: {LOAD_GB_PER_SECOND}", slow)
@@ -177,12 +184,12 @@ def test_a_serverless_product_whose_cold_start_fills_the_window_is_not_priced(tm
         ("modal", "a100-80gb"),
     }
     assert [o.serverless.cold_start_seconds for o in serverless if o.serverless] == pytest.approx(
-        [200 / 0.25 + VLLM_START + 1] * 4
+        [WEIGHTS_GB[200] / 0.25 + VLLM_START + 1] * 4
     )
 
 
 def test_check_fails_a_proposal_whose_start_and_one_request_take_the_window() -> None:
-    """Two replicas of 16 B200 run the day's 20,000 requests, start in 461.8 s first, and then take
+    """Two replicas of 16 B200 run the day's 20,000 requests, start in 466.4 s first, and then take
     450.5 s for one request alone: SIZ019 says that no number of such replicas finishes in time, where it
     said so only of a start that took the whole window alone."""
     document = {
@@ -195,7 +202,7 @@ def test_check_fails_a_proposal_whose_start_and_one_request_take_the_window() ->
     message = results["SIZ019"].message
     assert message.endswith(
         "more than its 0.25-hour window, even if the estimate is right. No number of such replicas finishes "
-        "it in time: their start, 461.8 s, and one request alone after it, 450.5 s, take the whole window."
+        "it in time: their start, 466.4 s, and one request alone after it, 450.5 s, take the whole window."
     )
 
 

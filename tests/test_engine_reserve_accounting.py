@@ -67,6 +67,24 @@ def test_llama_70b_fp8_on_one_h100_keeps_9_38_gib_of_kv_cache() -> None:
     assert (figures.weights_gb, round(cache)) == (72.651346, 10_074_455_582)
 
 
+@pytest.mark.parametrize(
+    ("model_id", "width"),
+    [
+        # Qwen3-235B-A22B: 64 query heads x 128 = 8,192, twice its 4,096 hidden size, as aiconfigurator
+        # multiplies it: on 8 cards 8,192 x 8,192 x 20 bytes (1,280 MiB), not 640.
+        ("qwen3-235b-a22b", 8192),
+        # Llama 3.1 70B: 64 x 128, its hidden size.
+        ("llama-3.1-70b", 8192),
+        # DeepSeek-R1's latent attention: its 7,168 hidden size, not 128 heads x 128.
+        ("deepseek-r1", 7168),
+    ],
+)
+def test_the_activations_are_as_wide_as_the_query_heads(model_id: str, width: int) -> None:
+    model = KNOWLEDGE.model(model_id)
+    figures = size_model(KNOWLEDGE, model.params_b, model.active_params_b, "fp8", model, 8192, "trtllm")
+    assert figures.activations.width == width
+
+
 def accounting(**changes: object) -> ReserveByAccounting:
     base: dict[str, object] = {
         "context_mib": 551,

@@ -1,17 +1,20 @@
 """A catalog model's quantized weights are sized as its published checkpoints hold them
 (knowledge/sizing.yaml, quantized_checkpoints): the token embedding and the output layer (lm_head), each
 vocab_size x hidden_size parameters, stay in 16 bit, and INT4 adds 2.5 bytes of scale and zero point to
-every 128 weights. Every figure below is worked out by hand from models.yaml's counts."""
+every 128 weights. A model given by its size takes the nearest catalog model's share of embedding and
+output layer. Every figure below is worked out by hand from models.yaml's counts."""
 
 from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from helpers import EXAMPLES_DIR, flat, read_example, run
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.calc.performance import step_reads
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.present.memo import render_memo
 
 KNOWLEDGE = load_knowledge()
 
@@ -43,10 +46,37 @@ def test_a_quantized_checkpoint_keeps_its_embedding_and_output_layer_in_16_bit(
     assert figures(model_id, precision).weights_gb == gb
 
 
-def test_a_model_given_by_its_size_keeps_parameters_times_bytes() -> None:
-    """No vocabulary or width is known: 70B x 0.5 bytes = 35 GB."""
+def test_a_model_given_by_its_size_takes_the_nearest_catalog_models_share_for_its_embedding() -> None:
+    """No vocabulary or width is known: the embedding and output layer are Llama 3.1 70B's share (the
+    catalog model nearest 70B, ahead of Llama 3.3 70B by ID): 2,101,346,304 x 70 / 70.55 =
+    2,084,964,440.54 parameters in 16 bit, the other 67,915,035,559.46 x (0.5 + 2.5 / 128) bytes: 39.45 GB,
+    not 70B x 0.5 = 35 GB."""
     sized = size_model(KNOWLEDGE, 70.0, 70.0, "int4", None, 8192, "vllm")
-    assert (sized.weights_gb, sized.weights_layout) == (35.0, None)
+    layout = sized.weights_layout
+    assert layout is not None
+    assert (sized.weights_gb, layout.kept_share_from) == (39.453912, "llama-3.1-70b")
+    assert round(layout.kept_params_b * 1e9) == 2_084_964_441
+    # A catalog model's own layout names no stand-in.
+    own = figures("llama-3.1-70b", "int4").weights_layout
+    assert own is not None and own.kept_share_from is None
+
+
+def test_a_model_given_by_its_size_and_shape_fits_where_the_catalog_model_does() -> None:
+    """Llama 3.1 70B given by its size and attention shape weighs what the catalog's does (39.76 GB in
+    INT4), so one L40S refuses it as it refuses the catalog model; both fit two."""
+    shape = ["--params-b", "70.55", "--attention-shape", "80,64,8,128"]
+    for model in (shape, ["--model", "llama-3.1-70b"]):
+        args = ["size", *model, "--precision", "int4", "--gpu", "l40s", "--concurrency", "8"]
+        one = CliRunner().invoke(main, [*args, "--cards", "1"])
+        assert "1 × l40s cannot hold the weights and one request of 450 tokens" in one.output, model
+        assert CliRunner().invoke(main, [*args, "--cards", "2"]).exit_code == 0, model
+    custom = CliRunner().invoke(main, ["size", *shape, "--precision", "int4"]).output
+    assert (
+        "Weights: 68.45B x (0.5 + 2.5 / 128) bytes (2.5 bytes of scale and zero point for every 128 "
+        "weights) + 2.1B of the token embedding and output layer x 2 bytes (a quantized checkpoint keeps "
+        "them in 16 bit; their share of the parameters is llama-3.1-70b's, the nearest catalog model, as "
+        "the model's own vocabulary and width are not given) = 39.8 GB\n"
+    ) in custom
 
 
 def test_a_decode_step_reads_the_output_layer_at_16_bit_and_not_the_embedding() -> None:
@@ -70,3 +100,19 @@ def test_the_size_command_shows_how_the_weights_add_up() -> None:
         "Weights: 6.98B x 1 byte + 1.05B of the token embedding and output layer x 2 bytes (a quantized "
         "checkpoint keeps them in 16 bit) = 9.1 GB\n"
     ) in fp8
+
+
+def test_the_memo_says_whose_share_a_model_given_by_its_size_takes() -> None:
+    """Quantized, the embedding's share changes the weights, and the memo says whose it is; in 16 bit
+    every parameter weighs 2 bytes and the memo says nothing of it."""
+    sentence = (
+        "The token embedding and output layer are taken as the same share of the parameters (a mixture's "
+        "active ones) as in "
+        "llama-3.1-70b, the catalog model nearest in size: the model's own vocabulary and width are not "
+        "given, and a larger vocabulary weighs more."
+    )
+    hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
+    int4 = run({**hr, "model": {"params_b": 70, "precision": "int4", "custom_weights": True}})
+    assert sentence in flat(render_memo(int4))
+    bf16 = run({**hr, "model": {"params_b": 70, "precision": "bf16", "custom_weights": True}})
+    assert "token embedding" not in render_memo(bf16)

@@ -43,3 +43,14 @@ def hidden_size(model: ModelShape) -> int:
     multi-head or grouped-query attention shape implies)."""
     recorded = model.hidden_size if isinstance(model, ModelConfig) else None
     return recorded or model.num_attention_heads * model.head_dim
+
+
+def activation_width(model: ModelShape) -> int:
+    """The width a serving engine's activation memory is accounted by (NVIDIA aiconfigurator's ``h`` for
+    TensorRT-LLM, which its factors in ``throughput.yaml`` multiply): the query heads times their width,
+    which is the hidden size for most models but not all (Qwen3-235B-A22B: 64 x 128 = 8,192 beside its
+    4,096); latent attention's hidden size (aiconfigurator's DeepSeek entry takes its head width as 7,168
+    / 128)."""
+    if isinstance(model, ModelConfig) and model.attention == "mla":
+        return hidden_size(model)
+    return model.num_attention_heads * model.head_dim

@@ -1,8 +1,9 @@
 """Capacity arithmetic: weight memory, KV cache per token and card counts per GPU.
 
 This is the card-count document's arithmetic, not a throughput measurement: weights are parameters times
-bytes per parameter (a catalog model's quantized checkpoint keeps its embedding and output layer in 16 bit
-and INT4 adds its groups' scales: ``calc/weights.py``), the KV cache comes on top, and counts are rounded
+bytes per parameter (a quantized checkpoint keeps its embedding and output layer in 16 bit, a model given
+by its size with the nearest catalog model's share of them, and INT4 adds its groups' scales:
+``calc/weights.py``), the KV cache comes on top, and counts are rounded
 up to the allowed card counts.
 The usual count is the fewest cards whose memory, after the weights and the serving engine's reserve,
 holds the KV cache of several full-context sequences at once under the engine's memory rule.
@@ -16,11 +17,12 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.calc.attention_flops import (
+    activation_width,
     attention_flops_per_token_pair,
     decode_attention_flops_per_token_pair,
     hidden_size,
 )
-from gpu_advisor.engine.calc.checkpoint import sixteen_bit_checkpoint_gb, weights_gb
+from gpu_advisor.engine.calc.checkpoint import sixteen_bit_checkpoint_gb
 from gpu_advisor.engine.calc.gpu_fit import GpuFit, fit_gpu
 from gpu_advisor.engine.calc.weights import weights_layout
 from gpu_advisor.engine.common.caching import per_object
@@ -134,8 +136,8 @@ class SizingFigures(BaseModel):
     """The parameters the weights hold: a catalog model's exact count (``params_b_exact``), else
     ``params_b``."""
     weights_layout: WeightsLayout | None = None
-    """How a catalog model's weights are held (``calc/weights.py``); None for a model given by its size,
-    whose weights are ``weights_params_b`` x ``bytes_per_parameter``."""
+    """How the weights are held (``calc/weights.py``): a catalog model's own layout, or the nearest catalog
+    model's shares for a model given by its size (``kept_share_from``)."""
     kv_bytes_per_token: float | None
     """From the model's attention shape (the catalog's, or the one given for a model given by its size);
     None where neither is known."""
@@ -162,6 +164,8 @@ class SizingFigures(BaseModel):
     hidden_size: int
     """The width of the activations a layer passes on (what a tensor-parallel all-reduce sends per
     token); the stand-in model's for a model of unknown shape."""
+    activation_width: int
+    """The width the engine's activation memory is accounted by (``activation_width``)."""
     num_experts: int | None
     """Routed experts per layer of a mixture of experts, and how many each token uses; None for a dense
     model and for a model given by its size."""
@@ -211,7 +215,7 @@ class SizingFigures(BaseModel):
     @property
     def activations(self) -> ReplicaActivations:
         """What the engine's activation memory goes by (``ServingEngine.reserve_bytes_per_card``)."""
-        return ReplicaActivations(self.hidden_size, self.num_experts is not None)
+        return ReplicaActivations(self.activation_width, self.num_experts is not None)
 
 
 def kv_element_bytes(knowledge: Knowledge, precision: str, engine: ServingEngine) -> float:
@@ -250,10 +254,16 @@ def size_model(
     # A catalog model's weights are its exact parameter count (Qwen2.5-7B: 7.62B), not the size it is
     # named by, nor a size given beside its ID (within the catalog's tolerance it is the same model); a
     # model given by its size alone is taken as given.
-    exact = model.params_b_exact if isinstance(model, ModelConfig) else None
-    weighed = exact if exact is not None else params_b
-    layout = weights_layout(knowledge, model, weighed, precision)
-    weights = layout.weights_gb if layout is not None else weights_gb(weighed, bytes_per_parameter)
+    catalog = model if isinstance(model, ModelConfig) else None
+    weighed = (catalog.params_b_exact if catalog is not None else None) or params_b
+    layout = weights_layout(
+        knowledge,
+        catalog or nearest_catalog_model(knowledge, params_b),
+        weighed,
+        precision,
+        None if catalog is not None else active_params_b,
+    )
+    weights = layout.weights_gb
     element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
     kv_bytes = kv_bytes_per_token(model, element) if model is not None else None
     stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
@@ -270,7 +280,10 @@ def size_model(
         return kv_used * kv_copies(split_heads, parallelism(node_gpus, cards)[0])
 
     width = hidden_size(model or stand_in)  # type: ignore[arg-type]
-    activations = ReplicaActivations(width, model is not None and model.num_experts is not None)
+    activations = ReplicaActivations(
+        activation_width(model or stand_in),  # type: ignore[arg-type]
+        model is not None and model.num_experts is not None,
+    )
     fits = tuple(
         fit_gpu(
             gpu,
@@ -304,6 +317,7 @@ def size_model(
         decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         num_layers=(model or stand_in).num_layers,  # type: ignore[union-attr]
         hidden_size=width,
+        activation_width=activations.width,
         num_experts=model.num_experts if model is not None else None,
         experts_per_token=model.experts_per_token if model is not None else None,
         context_tokens=context_tokens,

@@ -1,4 +1,4 @@
-"""How a catalog model's weights are held in its precision (``calc/weights.py`` works it out): the
+"""How a model's weights are held in its precision (``calc/weights.py`` works it out): the
 parameters at the precision's bytes, with the scales of their groups, and the token embedding and output
 layer a quantized checkpoint keeps in 16 bit. The memory a replica holds and the bytes a decode step reads
 follow from it."""
@@ -25,6 +25,9 @@ class WeightsLayout(BaseModel):
     looked_up_params_b: float
     """The token embedding where it is a matrix of its own: a decode step looks rows of it up and does not
     read it."""
+    kept_share_from: str | None = None
+    """The catalog model whose share of embedding and output layer parameters a model given by its size is
+    taken to have (its own vocabulary and width are not given); None for a catalog model's own layout."""
 
     @property
     def quantized_bytes_per_parameter(self) -> float:
