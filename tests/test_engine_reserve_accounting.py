@@ -83,6 +83,10 @@ def test_the_activations_are_as_wide_as_the_query_heads(model_id: str, width: in
     model = KNOWLEDGE.model(model_id)
     figures = size_model(KNOWLEDGE, model.params_b, model.active_params_b, "fp8", model, 8192, "trtllm")
     assert figures.activations.width == width
+    if model_id == "qwen3-235b-a22b":
+        # 551 MiB + NCCL's 392 MiB + 1,280 MiB of activations a card on 8.
+        reserve = TRTLLM.reserve_bytes_per_card(KNOWLEDGE.gpu("h200").memory_bytes, 8, figures.activations)
+        assert reserve / MIB == 551 + 392 + 1_280
 
 
 def accounting(**changes: object) -> ReserveByAccounting:

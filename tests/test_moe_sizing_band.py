@@ -50,10 +50,10 @@ def errors(model: str | None = None) -> list[float]:
 
 def test_a_mixture_of_experts_of_its_own_is_sized_with_every_mixtures_band() -> None:
     rows = {r.id: r for r in calibration_rows(load_knowledge())}
-    # Qwen3-235B-A22B on 8 x H100 at 5,000 / 500 tokens (+20.1 %), just above Mixtral 8x7B on 8 x H100 at
-    # 2,048 / 128 (+20.0 %).
-    top = rows["trtllm-qwen3-235b-a22b-fp8-8xh100-5000-500"]
-    assert top.error is not None and top.estimate is not None and top.published == 3225
+    # Mixtral 8x7B on 8 x H100 at 2,048 / 128 tokens (+20.0 %), above Qwen3-235B-A22B on 8 x H100 at
+    # 5,000 / 500 (+18.5 %; +20.1 % before TensorRT-LLM's activations took the query heads' width).
+    top = rows["trtllm017-mixtral-8x7b-fp8-8xh100-2048-128"]
+    assert top.error is not None and top.estimate is not None and top.published == 6988.18
     assert top.error == pytest.approx(top.estimate / top.published - 1) == max(errors())
     assert round(top.error, 2) == 0.20
     dense = highest_error(load_knowledge())
@@ -85,10 +85,10 @@ def test_a_mixture_of_experts_of_its_own_is_sized_with_every_mixtures_band() -> 
 
 def test_a_catalog_mixture_with_measurements_of_its_own_takes_their_top() -> None:
     own = errors("qwen3-235b-a22b")
-    assert len(own) == 3 and round(max(own), 3) == 0.201  # 8 x H100 at 5,000 / 500 tokens
+    assert len(own) == 3 and round(max(own), 3) == 0.185  # 8 x H100 at 5,000 / 500 tokens
     result = run(CLAIMS)
     assert result.sizing_policy.estimate_error_taken_off == pytest.approx(max(own))
-    assert "overstates by up to +20 %" in " ".join(render_memo(result).split())
+    assert "overstates by up to +19 %" in " ".join(render_memo(result).split())
 
 
 def test_a_dense_model_keeps_the_band_of_the_measurements_held_to_a_tolerance() -> None:

@@ -61,6 +61,17 @@ def test_a_model_given_by_its_size_takes_the_nearest_catalog_models_share_for_it
     assert own is not None and own.kept_share_from is None
 
 
+def test_a_mixture_given_by_its_size_takes_the_share_of_its_active_parameters() -> None:
+    """Qwen3-235B-A22B given by its size: its 151,936 x 4,096 x 2 = 1,244,659,712 embedding and output
+    parameters are 5.66 % of its 22B active (0.53 % of its 235.09B), and 22B active get them all back,
+    so it weighs what the catalog model does (124 GB in INT4), not 0.12B of them."""
+    sized = size_model(KNOWLEDGE, 235.09, 22.0, "int4", None, 8192, "vllm")
+    layout = sized.weights_layout
+    assert layout is not None and layout.kept_share_from == "qwen3-235b-a22b"
+    assert round(layout.kept_params_b * 1e9) == 1_244_659_712
+    assert sized.weights_gb == figures("qwen3-235b-a22b", "int4").weights_gb
+
+
 def test_a_model_given_by_its_size_and_shape_fits_where_the_catalog_model_does() -> None:
     """Llama 3.1 70B given by its size and attention shape weighs what the catalog's does (39.76 GB in
     INT4), so one L40S refuses it as it refuses the catalog model; both fit two."""
@@ -74,7 +85,8 @@ def test_a_model_given_by_its_size_and_shape_fits_where_the_catalog_model_does()
     assert (
         "Weights: 68.45B x (0.5 + 2.5 / 128) bytes (2.5 bytes of scale and zero point for every 128 "
         "weights) + 2.1B of the token embedding and output layer x 2 bytes (a quantized checkpoint keeps "
-        "them in 16 bit; their share of the parameters is llama-3.1-70b's, the nearest catalog model, as "
+        "them in 16 bit; their share of the parameters (of a mixture's active ones) is llama-3.1-70b's, the "
+        "nearest catalog model, as "
         "the model's own vocabulary and width are not given) = 39.8 GB\n"
     ) in custom
 
@@ -106,10 +118,10 @@ def test_the_memo_says_whose_share_a_model_given_by_its_size_takes() -> None:
     """Quantized, the embedding's share changes the weights, and the memo says whose it is; in 16 bit
     every parameter weighs 2 bytes and the memo says nothing of it."""
     sentence = (
-        "The token embedding and output layer are taken as the same share of the parameters (a mixture's "
-        "active ones) as in "
-        "llama-3.1-70b, the catalog model nearest in size: the model's own vocabulary and width are not "
-        "given, and a larger vocabulary weighs more."
+        "The token embedding and output layer are taken as the same share of the parameters (of a "
+        "mixture's active ones) as in "
+        "llama-3.1-70b, the catalog model nearest in size, as the model's own vocabulary and width are not "
+        "given: a model with a larger vocabulary or width holds more."
     )
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     int4 = run({**hr, "model": {"params_b": 70, "precision": "int4", "custom_weights": True}})

@@ -34,7 +34,11 @@ def weights_layout(
     kept = model.embedding_and_output_params / 1e9
     looked_up = model.looked_up_params / 1e9
     if stands_in_for_active_b is not None:
-        share = stands_in_for_active_b / (model.params_b_exact or model.params_b)
+        # The stand-in's own share of its active parameters: its exact count where it is dense.
+        dense = model.active_params_b >= model.params_b
+        share = stands_in_for_active_b / (
+            (model.params_b_exact or model.params_b) if dense else model.active_params_b
+        )
         kept, looked_up = kept * share, looked_up * share
     return trusted(
         WeightsLayout,
