@@ -197,21 +197,21 @@ SERVERLESS = {
 
 
 def test_a_serverless_instance_must_finish_a_request_after_its_cold_start() -> None:
-    """201.06 GB (200B in FP8, Qwen3-235B-A22B's share of embedding and output layer at 2 bytes) load in
-    80.4 s: with vLLM's 21.8 s, Modal's 1 s start makes a cold start of 103.2 s, Hugging Face Inference
-    Endpoints' 120 s one of 222.2 s. One request alone takes 687.0 s on 8 A100: 790.3 s at Modal,
-    within the quarter hour, 909.3 s at Hugging Face, beyond it (it was priced with 992 instances in the
-    678.2 s the start leaves)."""
+    """202.07 GB (200B in FP8, Llama 3.1 405B's share of embedding and output layer, 2.07B, at 2 bytes)
+    load in 80.8 s: with vLLM's 21.8 s, Modal's 1 s start makes a cold start of 103.6 s, Hugging Face
+    Inference Endpoints' 120 s one of 222.6 s. One request alone takes 687.0 s on 8 A100: 790.7 s at
+    Modal, within the quarter hour, 909.7 s at Hugging Face, beyond it (it was priced with 992 instances
+    in the 678.2 s the start leaves)."""
     result = run(SERVERLESS)
     (a100,) = [g for g in result.sizing.gpus if g.gpu == "a100-80gb"]
     assert a100.cards_per_replica == 8
     alone = lone_request_seconds(a100, 31_000)
     assert round(alone, 1) == 687.0
-    assert result.sizing.weights_gb == 201.058879
-    load = 201.058879 / LOAD_GB_PER_SECOND
+    assert result.sizing.weights_gb == 202.071057
+    load = 202.071057 / LOAD_GB_PER_SECOND
     colds = {"modal": 1 + load + VLLM_START, "huggingface": 120 + load + VLLM_START}
-    assert colds == pytest.approx({"modal": 103.2235516, "huggingface": 222.2235516})
-    assert round(colds["modal"] + alone, 1) == 790.3 and round(colds["huggingface"] + alone, 1) == 909.3
+    assert colds == pytest.approx({"modal": 103.6284228, "huggingface": 222.6284228})
+    assert round(colds["modal"] + alone, 1) == 790.7 and round(colds["huggingface"] + alone, 1) == 909.7
     priced = {(o.provider, o.gpu) for o in result.options if o.pricing == "serverless"}
     assert ("modal", "a100-80gb") in priced
     assert ("huggingface", "a100-80gb") not in priced

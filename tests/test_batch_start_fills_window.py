@@ -50,9 +50,9 @@ def batch(params_b: float, window_hours: float = WINDOW_HOURS) -> dict[str, Any]
     }
 
 
-WEIGHTS_GB = {2200: 2222.781628, 200: 201.058879}
+WEIGHTS_GB = {2200: 2222.781628, 200: 202.071057}
 """The models' weights in FP8: a byte a parameter, the nearest catalog model's share of embedding and
-output layer at 2 (Llama 3.1 405B's for 2,200B, Qwen3-235B-A22B's for 200B)."""
+output layer at 2 (Llama 3.1 405B's: 22.78B of 2,200B, 2.07B of 200B)."""
 
 
 def start_seconds(params_b: int, instances: int) -> float:
@@ -165,10 +165,10 @@ def test_size_says_so_for_every_gpu_that_holds_the_model() -> None:
 
 
 def test_a_serverless_product_whose_cold_start_fills_the_window_is_not_priced(tmp_path: Path) -> None:
-    """At a load rate of 0.25 GB/s a 200B FP8 model reads its 201.06 GB in 804.2 s, and starts in 826.0 s
-    with vLLM: rentals and Modal (1 s of its own, 827.0 s) are planned in what it leaves of 900 s, a
-    request alone taking less than the 73.0 s left, while Hugging Face Inference Endpoints' 120 s make
-    946.0 s, more than the window: its H200 and A100 were priced with 54,629 and 162,865 instances, and
+    """At a load rate of 0.25 GB/s a 200B FP8 model reads its 202.07 GB in 808.3 s, and starts in 830.1 s
+    with vLLM: rentals and Modal (1 s of its own, 831.1 s) are planned in what it leaves of 900 s, a
+    request alone taking less than the 68.9 s left, while Hugging Face Inference Endpoints' 120 s make
+    950.1 s, more than the window: its H200 and A100 were priced with 54,629 and 162,865 instances, and
     are not priced now."""
     slow = "weights_load_gb_per_second: 0.25"
     knowledge = load_knowledge_from(

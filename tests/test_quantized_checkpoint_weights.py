@@ -72,6 +72,17 @@ def test_a_mixture_given_by_its_size_takes_the_share_of_its_active_parameters() 
     assert sized.weights_gb == figures("qwen3-235b-a22b", "int4").weights_gb
 
 
+def test_a_dense_model_given_by_its_size_takes_the_share_of_the_model_nearest_its_active_parameters() -> None:
+    """A dense 200B is nearest Qwen3-235B-A22B in total parameters, but its width goes with its 200B
+    active ones, nearest Llama 3.1 405B's 405: 4,202,692,608 x 200 / 405.85 = 2.07B of embedding and
+    output layer (1 %), not Qwen3's 5.7 % of 22B active applied to 200B (11.3B)."""
+    sized = size_model(KNOWLEDGE, 200.0, 200.0, "fp8", None, 8192, "vllm")
+    layout = sized.weights_layout
+    assert layout is not None and layout.kept_share_from == "llama-3.1-405b"
+    assert round(layout.kept_params_b * 1e9) == round(4_202_692_608 * 200 / 405.85)
+    assert sized.weights_gb == 202.071057
+
+
 def test_a_model_given_by_its_size_and_shape_fits_where_the_catalog_model_does() -> None:
     """Llama 3.1 70B given by its size and attention shape weighs what the catalog's does (39.76 GB in
     INT4), so one L40S refuses it as it refuses the catalog model; both fit two."""
@@ -86,8 +97,8 @@ def test_a_model_given_by_its_size_and_shape_fits_where_the_catalog_model_does()
         "Weights: 68.45B x (0.5 + 2.5 / 128) bytes (2.5 bytes of scale and zero point for every 128 "
         "weights) + 2.1B of the token embedding and output layer x 2 bytes (a quantized checkpoint keeps "
         "them in 16 bit; their share of the parameters (of a mixture's active ones) is llama-3.1-70b's, the "
-        "nearest catalog model, as "
-        "the model's own vocabulary and width are not given) = 39.8 GB\n"
+        "catalog model nearest in that count, as the model's own vocabulary and width are not given) = "
+        "39.8 GB\n"
     ) in custom
 
 
@@ -119,9 +130,9 @@ def test_the_memo_says_whose_share_a_model_given_by_its_size_takes() -> None:
     every parameter weighs 2 bytes and the memo says nothing of it."""
     sentence = (
         "The token embedding and output layer are taken as the same share of the parameters (of a "
-        "mixture's active ones) as in "
-        "llama-3.1-70b, the catalog model nearest in size, as the model's own vocabulary and width are not "
-        "given: a model with a larger vocabulary or width holds more."
+        "mixture's active ones) as in llama-3.1-70b, the catalog model nearest in that count, as the "
+        "model's own vocabulary and width are not given: a model with a larger vocabulary or width holds "
+        "more."
     )
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     int4 = run({**hr, "model": {"params_b": 70, "precision": "int4", "custom_weights": True}})

@@ -77,14 +77,15 @@ def kv_split_heads(model: ModelShape) -> int:
     return 1 if model.attention == "mla" else model.num_kv_heads
 
 
-def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
+def nearest_catalog_model(knowledge: Knowledge, params_b: float, *, active: bool = False) -> ModelConfig:
     """The grouped-query catalog model closest in size (on a log scale): stands in for an unknown
     attention shape. Never a latent-attention model: DeepSeek's compressed cache is several times smaller
     than any grouped-query cache of its size, and a model that does not say it has one would be sized
-    with too little KV memory."""
+    with too little KV memory. ``active``: closest in active parameters, where ``params_b`` are a
+    model's active ones (its width, and with it its embedding's, goes with them, not with its experts)."""
     return min(
         (m for m in knowledge.models.models if m.attention == "gqa"),
-        key=lambda m: (abs(math.log(m.params_b / params_b)), m.id),
+        key=lambda m: (abs(math.log((m.active_params_b if active else m.params_b) / params_b)), m.id),
     )
 
 
@@ -258,7 +259,7 @@ def size_model(
     weighed = (catalog.params_b_exact if catalog is not None else None) or params_b
     layout = weights_layout(
         knowledge,
-        catalog or nearest_catalog_model(knowledge, params_b),
+        catalog or nearest_catalog_model(knowledge, active_params_b, active=True),
         weighed,
         precision,
         None if catalog is not None else active_params_b,
