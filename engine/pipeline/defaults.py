@@ -230,13 +230,14 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
             )
         catalog = knowledge.model(spec.name)
         check_against_catalog(spec, catalog)
-    params_b = spec.params_b if spec.params_b is not None else catalog.params_b  # type: ignore[union-attr]
-    if spec.active_params_b is not None:
-        active_params_b = spec.active_params_b
-    elif catalog is not None and spec.params_b is None:
-        active_params_b = catalog.active_params_b
+    if catalog is not None:
+        # Sizes given beside a catalog ID agree with it within rounding (``check_against_catalog``): the
+        # model is the catalog's, with its counts. A 34B given for Qwen2.5 32B is its 32B (32.76B in
+        # its checkpoint), and Qwen3-235B-A22B given as 235B keeps its 22B active, not 235.
+        params_b, active_params_b = catalog.params_b, catalog.active_params_b
     else:
-        active_params_b = params_b
+        params_b = spec.params_b  # type: ignore[assignment]
+        active_params_b = spec.active_params_b if spec.active_params_b is not None else params_b
     if active_params_b > params_b:
         problem = Words(
             "%(active)s exceeds the total of %(total)s billion parameters",
