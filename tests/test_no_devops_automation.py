@@ -276,3 +276,57 @@ def test_without_devops_capacity_a_busy_steady_service_is_still_not_serverless_a
         "aside by the rules (DEP024). It would cost $7,057 a month less than the recommendation: the rule, "
         "not the price, keeps it out (its finding says why)."
     ) in render_memo(result)
+
+
+# A busy office-hours service whose users can wait for a start: a request in flight in every paid hour.
+OFFICE_QWEN3: dict[str, Any] = {
+    "name": "office-qwen3",
+    "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+    "requests_per_day": 40_000,
+    "avg_input_tokens": 2000,
+    "avg_output_tokens": 600,
+    "load_pattern": "steady",
+    "schedule": "office_hours",
+    "latency_sensitive": False,
+    "devops_capacity": False,
+    "personal_data": True,
+    "company_country": "DE",
+}
+
+
+def test_an_office_hours_endpoint_that_stops_at_night_is_weighed_on_its_price_against_kept_rentals() -> None:
+    """Requests are in flight in every paid hour, but not around the clock: the team's rentals are billed
+    all 730 hours (PRC036, $21,450.12 for Scaleway's 8 H100), while Hugging Face's endpoint scales to zero
+    outside the 176 paid hours by itself and bills 376.2 instance-hours ($3,762.00). DEP024's premise, an
+    endpoint that bills as a rental at its price, does not hold over the month: DEP055 says so, and the
+    prices decide. With DevOps capacity the rental is released at night ($5,171.54) and DEP024 holds; with
+    users who cannot wait, the endpoint keeps a warm instance every hour (PRC035: 1,638.02 hours,
+    $16,380.17) and DEP024 holds too."""
+    result = run(OFFICE_QWEN3)
+    assert "DEP055" in result.fired_rules and "DEP024" not in result.fired_rules
+    endpoint, rental = result.serverless_option, result.best_option
+    assert endpoint is not None and rental is not None
+    assert (result.decision.deployment, result.decision.provider, result.decision.gpu) == (
+        "serverless",
+        "huggingface",
+        "a100-80gb",
+    )
+    assert (round(endpoint.usd_per_month, 2), round(rental.usd_per_month, 2)) == (3762.0, 21450.12)
+    assert endpoint.billed_hours_per_month == pytest.approx(376.2, abs=0.05)
+    assert rental.billed_hours_per_month == 730
+    (message,) = [f.message for f in result.findings if f.rule_id == "DEP055"]
+    assert message.endswith(
+        "and the prices decide ($3,762.00/month against scaleway h100-sxm-8-80g (8 × h100-sxm) at "
+        "$21,450.12/month). Requests are not in flight around the clock: the nights and days without "
+        "service are the hours it does not bill."
+    )
+    devops = run({**OFFICE_QWEN3, "devops_capacity": True})
+    assert "DEP024" in devops.fired_rules and "DEP055" not in devops.fired_rules
+    assert (devops.decision.deployment, round(devops.decision.usd_per_month or 0, 2)) == (
+        "dedicated_cloud",
+        5171.54,
+    )
+    waiting = run({**OFFICE_QWEN3, "latency_sensitive": True})
+    assert "DEP024" in waiting.fired_rules and "DEP055" not in waiting.fired_rules
+    kept = waiting.serverless_option
+    assert kept is not None and round(kept.billed_hours_per_month or 0, 2) == 1638.02

@@ -22,9 +22,12 @@ def serverless_fact(
     market: ServerlessMarket,
     alternative: Alternative | None,
     residency: frozenset[str],
+    rentals_kept_beyond_paid_hours: bool = False,
 ) -> ServerlessFact:
     best = market.best
     priced = best.bill.priced if best else None
+    # Instances kept warm through every hour (PRC035) bill the unpaid hours as the kept rentals do.
+    kept_unpaid = bool(priced and priced.kept and market.pricer.workload.kept_every_hour)
     # Counted only for an instance that scales to zero (none is kept warm for latency).
     between = priced.between_requests_scaling if priced else 0.0
     return ServerlessFact(
@@ -36,6 +39,9 @@ def serverless_fact(
         serverless_kept_warm=market.kept_warm,
         # At least one start a month, as the memo counts them (a fraction of one rounds to none).
         serverless_scales_to_zero=round(between) >= 1,
+        serverless_stops_where_rentals_bill=rentals_kept_beyond_paid_hours
+        and best is not None
+        and not kept_unpaid,
         has_alternative=alternative is not None,
         alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
     )
@@ -164,14 +170,17 @@ def weigh_serverless(
     residency: frozenset[str],
     rulebook: Rulebook,
     sla_of: SlaOf,
+    rentals_kept_beyond_paid_hours: bool = False,
 ) -> tuple[list[Firing], ServerlessDetails]:
     """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
     option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
     firings and the details their messages show (``staff_uncosted``: the company's country where the
     own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules;
-    ``sla_of``: a provider's enterprise SLA, for the messages that weigh the two providers' terms). The
-    start-up break-even is worked out only where a fired rule's message shows it."""
-    firings = session.assert_fact(serverless_fact(time_utilization, market, alternative, residency), facts)
+    ``sla_of``: a provider's enterprise SLA, for the messages that weigh the two providers' terms;
+    ``rentals_kept_beyond_paid_hours``: a rule keeps the rentals through the hours outside the paid ones).
+    The start-up break-even is worked out only where a fired rule's message shows it."""
+    fact = serverless_fact(time_utilization, market, alternative, residency, rentals_kept_beyond_paid_hours)
+    firings = session.assert_fact(fact, facts)
     details = serverless_details(market, alternative, weights_gb, staff_uncosted, sla_of)
     read = read_by_fired(firings, rulebook)
     if "serverless_break_even_seconds" in read:

@@ -196,18 +196,18 @@ class ServerlessFact(Fact):
     serverless_fits: bool
     """Some serverless product's instance holds a replica of the model."""
     serverless_residency_excluded: bool = False
-    """A residency rule (topic ``residency``, company policy's too) excluded some such product in some
-    region: where the data may be processed limits the serverless options."""
+    """A residency rule (topic ``residency``, company policy's too) excluded some such product somewhere."""
     serverless_offered: bool
     """Some such product no rule excluded: the cheapest is ``serverless_usd_per_month``."""
     serverless_usd_per_month: Annotated[float, Guard(SERVERLESS)]
     serverless_kept_warm: bool
     """A rule keeps a serverless instance warm (latency-sensitive): it is priced so."""
     serverless_scales_to_zero: bool
-    """The cheapest serverless option, as it scales with the load (instances kept only for latency, not
-    for a lower always-on price), stops between requests within the served hours at least once a month:
-    no instance is kept warm and gaps between requests outlast its idle timeout, which it does not bill (a
-    day's first start, after the unserved hours, does not count). False where none is offered."""
+    """The cheapest serverless option, as it scales with the load (instances kept for latency only, not for
+    a lower always-on price), stops between requests in the served hours at least once a month: none is
+    kept warm and gaps outlast its idle timeout (a day's first start does not count). False where none is."""
+    serverless_stops_where_rentals_bill: bool = False
+    """The rentals are kept through the unpaid hours (PRC036); the cheapest serverless option is not."""
     has_alternative: bool
     """Another self-hosted route stands after the economics stage (own hardware or dedicated GPUs)."""
     alternative_usd_per_month: Annotated[float, Guard("has_alternative")]  # the cheapest of them
