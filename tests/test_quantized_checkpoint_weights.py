@@ -96,9 +96,8 @@ def test_a_model_given_by_its_size_and_shape_fits_where_the_catalog_model_does()
     assert (
         "Weights: 68.45B x (0.5 + 2.5 / 128) bytes (2.5 bytes of scale and zero point for every 128 "
         "weights) + 2.1B of the token embedding and output layer x 2 bytes (a quantized checkpoint keeps "
-        "them in 16 bit; their share of the parameters (of a mixture's active ones) is llama-3.1-70b's, the "
-        "catalog model nearest in that count, as the model's own vocabulary and width are not given) = "
-        "39.8 GB\n"
+        "them in 16 bit; their share of the parameters is llama-3.1-70b's, the catalog model nearest in that "
+        "count, as the model's own vocabulary and width are not given) = 39.8 GB\n"
     ) in custom
 
 
@@ -129,13 +128,19 @@ def test_the_memo_says_whose_share_a_model_given_by_its_size_takes() -> None:
     """Quantized, the embedding's share changes the weights, and the memo says whose it is; in 16 bit
     every parameter weighs 2 bytes and the memo says nothing of it."""
     sentence = (
-        "The token embedding and output layer are taken as the same share of the parameters (of a "
-        "mixture's active ones) as in llama-3.1-70b, the catalog model nearest in that count, as the "
-        "model's own vocabulary and width are not given: a model with a larger vocabulary or width holds "
-        "more."
+        "The token embedding and output layer are taken as the same share of the parameters as in "
+        "llama-3.1-70b, the catalog model nearest in that count, as the model's own vocabulary and width "
+        "are not given: a model with a larger vocabulary or width holds more."
     )
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     int4 = run({**hr, "model": {"params_b": 70, "precision": "int4", "custom_weights": True}})
     assert sentence in flat(render_memo(int4))
     bf16 = run({**hr, "model": {"params_b": 70, "precision": "bf16", "custom_weights": True}})
     assert "token embedding" not in render_memo(bf16)
+    # A mixture's share is of its active parameters, and the memo says so.
+    mixture = {"params_b": 235.09, "active_params_b": 22, "precision": "int4", "custom_weights": True}
+    moe = flat(render_memo(run({**hr, "model": mixture})))
+    assert (
+        "The token embedding and output layer are taken as the same share of the parameters (of a "
+        "mixture's active ones) as in qwen3-235b-a22b, the catalog model nearest in that count"
+    ) in moe
