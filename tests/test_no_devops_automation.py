@@ -7,12 +7,15 @@ hour, and PRV031 excludes a product whose direct endpoint needs a worker of the 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 from helpers import flat, run
 from test_business_critical_mixed_fleet import CHAT as CRITICAL_CHAT
 
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.present.memo import render_memo
 
 # An office tool: a 14B model of its own, 3,000 requests a day in office hours.
@@ -258,12 +261,16 @@ BUSY_70B: dict[str, Any] = {
 def test_without_devops_capacity_a_busy_steady_service_is_still_not_serverless_and_says_what_that_costs() -> (
     None
 ):
-    """Issue 14: a steady service with requests always in flight is never recommended serverless, DEP024
-    holds for a team without DevOps capacity too, although its rentals are kept every hour and Hugging
-    Face's endpoint (2 instances kept, up to 5) follows the load by itself: the Summary says what the rule
-    gives up beside the three-year reservation PRC037 warns of ($17,357.41 - $10,300.25 = $7,057.16)."""
+    """A latency-sensitive workdays service busy in every paid hour: DEP024 holds for a team without DevOps
+    capacity too, although its rentals are kept every hour, as Hugging Face's endpoint keeps a warm
+    instance every hour too (PRC035: 2 kept, up to 5) and bills as a rental at its price: the Summary
+    says what the rule gives up beside the three-year reservation PRC037 warns of ($17,357.41 -
+    $10,300.25 = $7,057.16). Users who can wait for a start leave the endpoint stopping outside the paid
+    hours, where the kept rentals bill, and DEP055 lets the prices decide
+    (``test_an_office_hours_endpoint_that_stops_at_night_...``)."""
     result = run(BUSY_70B)
     assert "DEP024" in result.fired_rules and "PRC037" in result.fired_rules
+    assert "DEP055" not in result.fired_rules
     best = result.best_option
     assert best is not None
     assert (result.decision.deployment, best.offer, round(best.usd_per_month, 2)) == (
@@ -315,10 +322,22 @@ def test_an_office_hours_endpoint_that_stops_at_night_is_weighed_on_its_price_ag
     assert endpoint.billed_hours_per_month == pytest.approx(376.2, abs=0.05)
     assert rental.billed_hours_per_month == 730
     (message,) = [f.message for f in result.findings if f.rule_id == "DEP055"]
-    assert message.endswith(
-        "and the prices decide ($3,762.00/month against scaleway h100-sxm-8-80g (8 × h100-sxm) at "
-        "$21,450.12/month). Requests are not in flight around the clock: the nights and days without "
-        "service are the hours it does not bill."
+    assert (
+        "so DEP024 does not set it aside, and the prices decide ($3,762.00/month against scaleway "
+        "h100-sxm-8-80g (8 × h100-sxm) at $21,450.12/month). Requests are not in flight around the clock: "
+        "the nights and days without service are the hours it does not bill. Two things keep it so: no "
+        "request outside the paid hours, uptime probes and health checks included"
+    ) in message
+    summary = flat(render_memo(result).split("## Why")[0])
+    assert (
+        "The endpoint, by contrast, stops outside the paid hours by itself: the documents' rule of thumb "
+        "that sets serverless aside for a service this busy in its paid hours (DEP024) assumes rentals "
+        "released when those hours end, so the prices decide here (DEP055)."
+    ) in summary
+    (band,) = [f.message for f in result.findings if f.rule_id == "DEP012"]
+    assert band.endswith(
+        "The serverless endpoint priced here stops outside the paid hours, through which the team's rentals "
+        "are kept (DEP055), so the priced comparison, not this line, is the one to read."
     )
     devops = run({**OFFICE_QWEN3, "devops_capacity": True})
     assert "DEP024" in devops.fired_rules and "DEP055" not in devops.fired_rules
@@ -330,3 +349,33 @@ def test_an_office_hours_endpoint_that_stops_at_night_is_weighed_on_its_price_ag
     assert "DEP024" in waiting.fired_rules and "DEP055" not in waiting.fired_rules
     kept = waiting.serverless_option
     assert kept is not None and round(kept.billed_hours_per_month or 0, 2) == 1638.02
+
+
+def test_around_the_clock_the_busy_endpoint_stays_set_aside_whatever_the_team() -> None:
+    """Served around the clock, the service has no unpaid hours: its rentals are kept every hour for the
+    busier ones (PRC038), not through hours without service, so the endpoint would bill as a rental at its
+    price, and DEP024 sets it aside (issue 14: a steady service with requests always in flight is never
+    serverless)."""
+    result = run({**OFFICE_QWEN3, "schedule": "always"})
+    assert "DEP024" in result.fired_rules and "DEP055" not in result.fired_rules
+    assert "PRC036" not in result.fired_rules and result.decision.deployment != "serverless"
+
+
+@pytest.mark.parametrize(("schedule", "status"), [("office_hours", "pass"), ("always", "warn")])
+def test_check_weighs_a_serverless_proposal_as_the_recommendation_does(schedule: str, status: str) -> None:
+    """A proposal of the endpoint the office-hours service is recommended: DEP041 passes it; around the
+    clock DEP024 sets serverless aside, and DEP041 warns."""
+    proposal = {
+        "name": "hf endpoint",
+        "deployment": "serverless",
+        "provider": "huggingface",
+        "offer": "inference-endpoints",
+        "gpu": "a100-80gb",
+        "gpus": 4,
+        "pricing": "serverless",
+        "region": "aws-eu-west-1",
+    }
+    document = {"workload": {**OFFICE_QWEN3, "schedule": schedule}, "proposal": proposal}
+    checked = check_document(ProposalDocument.model_validate(document), "p.yaml", 1, dt.date(2026, 12, 7))
+    (item,) = [i for i in checked.results if i.rule_id == "DEP041"]
+    assert item.status == status

@@ -285,6 +285,8 @@ class Constraints:
     falls (PRC033, PRC034)."""
     keep_serverless_minimum_every_hour: bool = False
     """A rule asked a serverless endpoint's kept instances to run every calendar hour (PRC035)."""
+    keep_rentals_without_automation: bool = False
+    """A rule kept the rentals through the unpaid hours for want of automation, not capacity (PRC036)."""
     spread_batch_rentals: bool = False
     """A rule asked a batch's rentals to be placed so that a lost instance leaves the window's replicas."""
     excluded_housings: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -385,6 +387,7 @@ def apply_constraints(
         keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
         keep_rentals_every_hour=concludes(rules, "keep_rentals_every_hour"),
         keep_serverless_minimum_every_hour=concludes(rules, "keep_serverless_minimum_every_hour"),
+        keep_rentals_without_automation=concludes(rules, "keep_rentals_without_automation"),
         spread_batch_rentals=concludes(rules, "spread_batch_rentals"),
         api_exclusions=api_exclusions(api_listings(knowledge), rules),
         excluded_housings=excluded_housings(rules, knowledge),

@@ -284,10 +284,7 @@ def _weigh(
         residency_rule_ids(rulebook),
         rulebook,
         lambda provider: knowledge.provider(provider).enterprise_sla,
-        # PRC036's conclusion where the paid hours leave some of the month's (PRC038's keeps the cards of
-        # a service served around the clock, which has no such hours).
-        constraints.keep_rentals_every_hour
-        and resolved.hours_per_month < knowledge.calendar_hours_per_month(),
+        constraints.keep_rentals_without_automation,
     )
     so_far = fired_rules((*before, *economic_firings, *serverless_firings), rulebook)
     api_firings, api = weigh_api(

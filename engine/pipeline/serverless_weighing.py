@@ -22,12 +22,10 @@ def serverless_fact(
     market: ServerlessMarket,
     alternative: Alternative | None,
     residency: frozenset[str],
-    rentals_kept_beyond_paid_hours: bool = False,
+    rentals_kept_without_automation: bool = False,
 ) -> ServerlessFact:
     best = market.best
     priced = best.bill.priced if best else None
-    # Instances kept warm through every hour (PRC035) bill the unpaid hours as the kept rentals do.
-    kept_unpaid = bool(priced and priced.kept and market.pricer.workload.kept_every_hour)
     # Counted only for an instance that scales to zero (none is kept warm for latency).
     between = priced.between_requests_scaling if priced else 0.0
     return ServerlessFact(
@@ -39,12 +37,20 @@ def serverless_fact(
         serverless_kept_warm=market.kept_warm,
         # At least one start a month, as the memo counts them (a fraction of one rounds to none).
         serverless_scales_to_zero=round(between) >= 1,
-        serverless_stops_where_rentals_bill=rentals_kept_beyond_paid_hours
+        # Instances kept warm through every hour (PRC035) bill the unpaid hours as the kept rentals do.
+        serverless_stops_where_rentals_bill=rentals_kept_without_automation
         and best is not None
-        and not kept_unpaid,
+        and not kept_every_hour(market),
         has_alternative=alternative is not None,
         alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
     )
+
+
+def kept_every_hour(market: ServerlessMarket) -> bool:
+    """The cheapest option keeps instances running every calendar hour, its minimum not changed on the
+    schedule (PRC035)."""
+    priced = market.best.bill.priced if market.best else None
+    return bool(priced and priced.kept and market.pricer.workload.kept_every_hour)
 
 
 def peak_usd_per_hour(best: PricedServerless) -> float:
@@ -95,7 +101,7 @@ def serverless_details(
         serverless_kept_run_on=bool(
             best and month and month.kept_restarts and best.listing.product.paused_at_once is None
         ),
-        serverless_kept_every_hour=bool(priced and priced.kept and market.pricer.workload.kept_every_hour),
+        serverless_kept_every_hour=kept_every_hour(market),
         alternative_name=alternative.name if alternative else "",
         alternative_kind=alternative.kind if alternative else "",
         alternative_staff_uncosted=(
@@ -170,16 +176,17 @@ def weigh_serverless(
     residency: frozenset[str],
     rulebook: Rulebook,
     sla_of: SlaOf,
-    rentals_kept_beyond_paid_hours: bool = False,
+    rentals_kept_without_automation: bool = False,
 ) -> tuple[list[Firing], ServerlessDetails]:
     """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
     option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
     firings and the details their messages show (``staff_uncosted``: the company's country where the
     own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules;
     ``sla_of``: a provider's enterprise SLA, for the messages that weigh the two providers' terms;
-    ``rentals_kept_beyond_paid_hours``: a rule keeps the rentals through the hours outside the paid ones).
+    ``rentals_kept_without_automation``: a rule keeps the rentals through the unpaid hours for want of
+    automation, PRC036).
     The start-up break-even is worked out only where a fired rule's message shows it."""
-    fact = serverless_fact(time_utilization, market, alternative, residency, rentals_kept_beyond_paid_hours)
+    fact = serverless_fact(time_utilization, market, alternative, residency, rentals_kept_without_automation)
     firings = session.assert_fact(fact, facts)
     details = serverless_details(market, alternative, weights_gb, staff_uncosted, sla_of)
     read = read_by_fired(firings, rulebook)

@@ -207,7 +207,7 @@ class ServerlessFact(Fact):
     a lower always-on price), stops between requests in the served hours at least once a month: none is
     kept warm and gaps outlast its idle timeout (a day's first start does not count). False where none is."""
     serverless_stops_where_rentals_bill: bool = False
-    """The rentals are kept through the unpaid hours (PRC036); the cheapest serverless option is not."""
+    """Rentals kept through the unpaid hours for want of automation (PRC036); the cheapest endpoint is not."""
     has_alternative: bool
     """Another self-hosted route stands after the economics stage (own hardware or dedicated GPUs)."""
     alternative_usd_per_month: Annotated[float, Guard("has_alternative")]  # the cheapest of them

@@ -4,7 +4,6 @@ A rule is data: a stable ID, a name that says what it flags, topic, severity, th
 conditions over that fact's fields, a conclusion, a message template, a rationale and a source. Thresholds
 are named by key and looked up in ``knowledge/thresholds.yaml``; a rule body holds no number. Loading
 checks every condition against the fact model it reads, so a typo in a rule file fails at start-up.
-
 """
 
 from __future__ import annotations
@@ -199,6 +198,18 @@ class OptionFilter(OptionTest):
         )
 
 
+WORKLOAD_CONCLUSIONS = (
+    "add_spare_replica",
+    "keep_serverless_warm",
+    "spread_replicas",
+    "spread_batch_rentals",
+    "keep_rentals_every_hour",
+    "keep_serverless_minimum_every_hour",
+    "keep_rentals_without_automation",
+)
+"""The conclusions that shape a workload's own plans: only workload rules draw them."""
+
+
 class Conclusion(Strict):
     propose: Proposal | None = None
     rule_out: RuleOut | None = None
@@ -217,18 +228,17 @@ class Conclusion(Strict):
     """Serverless options keep one instance warm every hour instead of scaling to zero."""
     keep_rentals_every_hour: bool = False
     """Services: every hourly rental is billed for every calendar hour, its cards kept outside the paid
-    hours, and in the quieter ones, instead of released and rented again when they start: no fleet of
-    hourly cards that follows the day's load is priced (PRC033, PRC034)."""
+    hours and in the quieter ones: no fleet of hourly cards that follows the load is priced (PRC033)."""
     keep_serverless_minimum_every_hour: bool = False
     """Services: a serverless endpoint's kept instances run every calendar hour (no scheduled minimum)."""
+    keep_rentals_without_automation: bool = False
+    """Services: rentals kept through the unpaid hours for want of automation, not capacity (DEP055)."""
     spread_replicas: bool = False
     """Services: two replicas or more run on at least two instances (``instances.place``)."""
     spread_batch_rentals: bool = False
-    """Batches: a rental's replicas placed on its instances as a service's are (``spread_replicas``), so
-    that the loss of any one leaves the replicas the window needs (``listings.price_plan``)."""
+    """Batches: a rental's replicas placed as a service's (``spread_replicas``) for the window's need."""
     drop_default_target: LatencyTargetField | None = None
-    """latency_fit rules only: the workload's default latency target (not one it states) is not applied;
-    the evaluation is sized again without it (``pipeline.evaluation``)."""
+    """latency_fit rules only: the workload's default latency target is not applied (sized again without)."""
     verdict: Verdict | None = None
     """Proposal checks only: the result when the proposal meets ``when`` (a violation)."""
 
@@ -312,19 +322,9 @@ class Rule(Strict):
         if self.then.offer_unsuitable and self.fact != "instance_fit":
             raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
         then = self.then
-        workload_only = (
-            then.add_spare_replica,
-            then.keep_serverless_warm,
-            then.spread_replicas,
-            then.spread_batch_rentals,
-            then.keep_rentals_every_hour,
-            then.keep_serverless_minimum_every_hour,
-        )
-        if any(workload_only) and self.fact != "workload":
-            raise ValueError(
-                "add_spare_replica, keep_serverless_warm, spread_replicas, spread_batch_rentals, "
-                "keep_rentals_every_hour and keep_serverless_minimum_every_hour conclude workload rules only"
-            )
+        workload_only = [name for name in WORKLOAD_CONCLUSIONS if getattr(then, name)]
+        if workload_only and self.fact != "workload":
+            raise ValueError(f"{', '.join(WORKLOAD_CONCLUSIONS)} conclude workload rules only")
         is_check = self.fact == "proposal"
         if is_check != (self.then.verdict is not None):
             raise ValueError("proposal rules, and only they, conclude with a verdict (fail or warn)")
