@@ -130,12 +130,12 @@ def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 60_000)
     assert full_context_sequences(knowledge, figures, "h200", 1) == 2
     assert "| h200 | 141 GB | 1 | 1 |" in render_memo(r)
-    # 3.54 requests in flight: at most 0.442 requests/s a replica (less than the headroom's
-    # 0.873 x 70 % / 1.061 = 0.58), more than the peak's 0.391.
-    assert row.kv_held_requests_per_second == pytest.approx(0.4425, abs=1e-4)
+    # 3.54 requests in flight: at most 0.452 requests/s a replica (less than the headroom's
+    # 0.880 x 70 % / 1.061 = 0.58), more than the peak's 0.391.
+    assert row.kv_held_requests_per_second == pytest.approx(0.4525, abs=1e-4)
     assert (
         "light load: 4 cards usual; 2 full-context sequences fit; at most 3.5 in flight on average, so "
-        "planned at most 0.44 req/s a replica |"
+        "planned at most 0.45 req/s a replica |"
     ) in render_memo(r)
     assert row.full_context_sequences == 2
     assert row.kv_held_sequences == pytest.approx(3.5392, abs=1e-4)
@@ -184,10 +184,10 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count(monkeypatch: 
     monkeypatch.setattr("gpu_advisor.engine.apps.size.load_knowledge", lambda: ROOM_TWO)
     output = CliRunner().invoke(main, args, env={"COLUMNS": "250"}).output
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
-    assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.87", "1", "1"]
+    assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.88", "1", "1"]
     assert h200.endswith(
         "light load: 4 cards usual; 2 full-context sequences fit; at most 3.5 in flight on average, so "
-        "planned at most 0.44 req/s a replica"
+        "planned at most 0.45 req/s a replica"
     )
 
 
@@ -357,9 +357,9 @@ def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_pe
 def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
     """``size --gpu h100-sxm --cards 1`` for the 13B at 20,000 requests a day with a 56,000-token context:
     one H100 holds 58,046 tokens, room for one full-context request and 0.31 of a 6,500-token one beside
-    it, so a replica is planned at most the rate that keeps 1.31 requests in flight on average (0.17
-    requests/s), and the peak's 0.39 takes three of them, where the headroom alone (0.520 x 70 % / 1.061
-    = 0.34) would take two. At a 32,768-token context the same card holds 4.89 (one beside 25,278 tokens,
+    it, so a replica is planned at most the rate that keeps 1.31 requests in flight on average (0.18
+    requests/s), and the peak's 0.39 takes three of them, where the headroom alone (0.529 x 70 % / 1.061
+    = 0.35) would take two. At a 32,768-token context the same card holds 4.89 (one beside 25,278 tokens,
     3.89 of 6,500), and the headroom sizes the replicas."""
     args = ["size", "--params-b", "13", "--attention-shape", "40,40,40,128", "--precision", "fp16"]
     args += ["--requests-per-day", "20000", "--input-tokens", "6000"]
@@ -370,12 +370,12 @@ def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
     held, peak = row["kv_held_requests_per_second"], 20_000 / 86_400 * 1.6891
     assert (row["replica_kv_tokens_capacity"], row["full_context_sequences"]) == (58_046, 1)
     assert row["kv_held_sequences"] == pytest.approx(1 + (58_046 - 56_000) / 6_500, abs=1e-4)
-    assert held == pytest.approx(0.1704, abs=1e-4)
+    assert held == pytest.approx(0.1762, abs=1e-4)
     assert math.ceil(peak / (row["requests_per_second_per_replica"] * 0.7 / 1.06063377)) == 2
     assert row["replicas"] == math.ceil(peak / held) == 3
     text = CliRunner().invoke(main, [*args, "--context-tokens", "56000"], env={"COLUMNS": "250"}).stdout
     assert (
-        text.count("1 full-context sequence fits; at most 1.3 in flight on average, so planned at most 0.17")
+        text.count("1 full-context sequence fits; at most 1.3 in flight on average, so planned at most 0.18")
         == 1
     )
     (row,) = json.loads(

@@ -61,6 +61,19 @@ def test_a_model_given_by_its_size_takes_the_nearest_catalog_models_share_for_it
     assert own is not None and own.kept_share_from is None
 
 
+def test_a_dense_model_given_by_its_size_takes_a_dense_models_share_and_a_mixture_a_mixtures() -> None:
+    """A dense 14.77B is nearest Mixtral 8x7B's 12.9B active, but a mixture's vocabulary says nothing of a
+    dense model's: Mixtral's 32,000 tokens would give it 0.30B of embedding and output layer. It takes
+    Llama 3.1 8B's 13 % instead: 2 x 128,256 x 4,096 x 14.77 / 8.03 = 1.93B. A mixture of 47B with 13B
+    active takes Mixtral's: 2 x 32,000 x 4,096 x 13 / 12.9 = 0.26B."""
+    dense = size_model(KNOWLEDGE, 14.77, 14.77, "int4", None, 8192, "vllm").weights_layout
+    assert dense is not None and dense.kept_share_from == "llama-3.1-8b"
+    assert round(dense.kept_params_b * 1e9) == round(2 * 128_256 * 4_096 * 14.77 / 8.03)
+    mixture = size_model(KNOWLEDGE, 47.0, 13.0, "int4", None, 8192, "vllm").weights_layout
+    assert mixture is not None and mixture.kept_share_from == "mixtral-8x7b"
+    assert round(mixture.kept_params_b * 1e9) == round(2 * 32_000 * 4_096 * 13 / 12.9)
+
+
 def test_a_mixture_given_by_its_size_takes_the_share_of_its_active_parameters() -> None:
     """Qwen3-235B-A22B given by its size: its 151,936 x 4,096 x 2 = 1,244,659,712 embedding and output
     parameters are 5.66 % of its 22B active (0.53 % of its 235.09B), and 22B active get them all back,
@@ -96,8 +109,8 @@ def test_a_model_given_by_its_size_and_shape_fits_where_the_catalog_model_does()
     assert (
         "Weights: 68.45B x (0.5 + 2.5 / 128) bytes (2.5 bytes of scale and zero point for every 128 "
         "weights) + 2.1B of the token embedding and output layer x 2 bytes (a quantized checkpoint keeps "
-        "them in 16 bit; their share of the parameters is llama-3.1-70b's, the catalog model nearest in that "
-        "count, as the model's own vocabulary and width are not given) = 39.8 GB\n"
+        "them in 16 bit; their share of the parameters is llama-3.1-70b's, the dense catalog model nearest "
+        "in size, as the model's own vocabulary and width are not given) = 39.8 GB\n"
     ) in custom
 
 
@@ -129,8 +142,8 @@ def test_the_memo_says_whose_share_a_model_given_by_its_size_takes() -> None:
     every parameter weighs 2 bytes and the memo says nothing of it."""
     sentence = (
         "The token embedding and output layer are taken as the same share of the parameters as in "
-        "llama-3.1-70b, the catalog model nearest in that count, as the model's own vocabulary and width "
-        "are not given: a model with a larger vocabulary or width holds more."
+        "llama-3.1-70b, the dense catalog model nearest in size, as the model's own vocabulary and width are "
+        "not given: a model with a larger vocabulary or width holds more."
     )
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     int4 = run({**hr, "model": {"params_b": 70, "precision": "int4", "custom_weights": True}})
@@ -142,5 +155,5 @@ def test_the_memo_says_whose_share_a_model_given_by_its_size_takes() -> None:
     moe = flat(render_memo(run({**hr, "model": mixture})))
     assert (
         "The token embedding and output layer are taken as the same share of the parameters (of a "
-        "mixture's active ones) as in qwen3-235b-a22b, the catalog model nearest in that count"
+        "mixture's active ones) as in qwen3-235b-a22b, the catalog mixture nearest in active parameters"
     ) in moe

@@ -77,15 +77,30 @@ def kv_split_heads(model: ModelShape) -> int:
     return 1 if model.attention == "mla" else model.num_kv_heads
 
 
-def nearest_catalog_model(knowledge: Knowledge, params_b: float, *, active: bool = False) -> ModelConfig:
+def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
     """The grouped-query catalog model closest in size (on a log scale): stands in for an unknown
     attention shape. Never a latent-attention model: DeepSeek's compressed cache is several times smaller
     than any grouped-query cache of its size, and a model that does not say it has one would be sized
-    with too little KV memory. ``active``: closest in active parameters, where ``params_b`` are a
-    model's active ones (its width, and with it its embedding's, goes with them, not with its experts)."""
+    with too little KV memory."""
     return min(
         (m for m in knowledge.models.models if m.attention == "gqa"),
-        key=lambda m: (abs(math.log((m.active_params_b if active else m.params_b) / params_b)), m.id),
+        key=lambda m: (abs(math.log(m.params_b / params_b)), m.id),
+    )
+
+
+def nearest_of_its_kind(knowledge: Knowledge, params_b: float, active_params_b: float) -> ModelConfig:
+    """The grouped-query catalog model of the same kind, dense or a mixture of experts, closest in active
+    parameters: its embedding's share stands in for a model given by its size (``weights_layout``). The
+    embedding is as wide as the active path, and a mixture's vocabulary says nothing of a dense model's:
+    Mixtral's 32,000 tokens would give a dense 14.8B 0.30B of embedding where Qwen2.5 14B has 1.56B."""
+    mixture = active_params_b < params_b
+    return min(
+        (
+            m
+            for m in knowledge.models.models
+            if m.attention == "gqa" and (m.active_params_b < m.params_b) == mixture
+        ),
+        key=lambda m: (abs(math.log(m.active_params_b / active_params_b)), m.id),
     )
 
 
@@ -259,7 +274,7 @@ def size_model(
     weighed = (catalog.params_b_exact if catalog is not None else None) or params_b
     layout = weights_layout(
         knowledge,
-        catalog or nearest_catalog_model(knowledge, active_params_b, active=True),
+        catalog or nearest_of_its_kind(knowledge, params_b, active_params_b),
         weighed,
         precision,
         None if catalog is not None else active_params_b,

@@ -4,7 +4,7 @@ llm-compressor's and ModelOpt's FP8 and INT8) keeps the token embedding and the 
 ``quantized_checkpoints``): Llama 3.1 70B in INT4 is 68.45B x (0.5 + 2.5 / 128) bytes + 2 x 128,256 x
 8,192 x 2 bytes = 39.76 GB (the checkpoint lists 39.77), not 70.55B x 0.5 bytes = 35.28 GB. A model given
 by its size has no vocabulary or width here: its embedding and output layer are taken as the same share of
-its active parameters as in the grouped-query catalog model nearest to them (``nearest_catalog_model``),
+its active parameters as in the catalog model of its kind nearest to them (``nearest_of_its_kind``),
 so that a custom 70.55B model in INT4 weighs what the catalog's Llama 3.1 70B does, not 4.5 GB less. The
 share falls with size (Llama 3.1 8B 13 %, 70B 3 %, 405B 1 %) and varies with the vocabulary (Mistral 7B
 3.7 %, Qwen2.5 7B 14 %): the stand-in nearest in size is an estimate, which the memo names."""
