@@ -73,13 +73,10 @@ def step_reads(figures: SizingFigures) -> Callable[..., float]:
     """The bytes a forward pass reads of so many billion parameters: those that hold the embedding and the
     output layer (``kept``: a dense model's, a mixture's active or shared ones) read the output layer at its
     bytes (16 bit in a quantized checkpoint) and only look the embedding up (``WeightsLayout.read_gb``); a
-    routed expert's are all at the precision's. A model given by its size: parameters x bytes per
-    parameter."""
+    routed expert's are all at the precision's."""
     layout = figures.weights_layout
 
     def read(params_b: float, kept: bool = True) -> float:
-        if layout is None:
-            return params_b * 1e9 * figures.bytes_per_parameter
         if not kept:
             return params_b * 1e9 * layout.quantized_bytes_per_parameter
         return layout.read_gb(params_b) * 1e9

@@ -151,9 +151,10 @@ class SizingFigures(BaseModel):
     weights_params_b: float = 0.0
     """The parameters the weights hold: a catalog model's exact count (``params_b_exact``), else
     ``params_b``."""
-    weights_layout: WeightsLayout | None = None
-    """How the weights are held (``calc/weights.py``): a catalog model's own layout, or the nearest catalog
-    model's shares for a model given by its size (``kept_share_from``)."""
+    weights_layout: WeightsLayout
+    """How the weights are held (``calc/weights.py``): a catalog model's own layout, or the shares of the
+    catalog model of its kind nearest in active parameters for a model given by its size
+    (``kept_share_from``)."""
     kv_bytes_per_token: float | None
     """From the model's attention shape (the catalog's, or the one given for a model given by its size);
     None where neither is known."""
@@ -180,8 +181,9 @@ class SizingFigures(BaseModel):
     hidden_size: int
     """The width of the activations a layer passes on (what a tensor-parallel all-reduce sends per
     token); the stand-in model's for a model of unknown shape."""
-    activation_width: int
-    """The width the engine's activation memory is accounted by (``activation_width``)."""
+    activations: ReplicaActivations
+    """What the engine's activation memory goes by (``ServingEngine.reserve_bytes_per_card``): the width
+    it is accounted by (``activation_width``) and whether the model is a mixture of experts."""
     num_experts: int | None
     """Routed experts per layer of a mixture of experts, and how many each token uses; None for a dense
     model and for a model given by its size."""
@@ -227,11 +229,6 @@ class SizingFigures(BaseModel):
     def kv_bytes_per_token_on(self, tensor: int) -> float:
         """A token's KV cache over a tensor-parallel group of ``tensor`` cards, copies included."""
         return self.kv_bytes_per_token_used * self.kv_copies_on(tensor)
-
-    @property
-    def activations(self) -> ReplicaActivations:
-        """What the engine's activation memory goes by (``ServingEngine.reserve_bytes_per_card``)."""
-        return ReplicaActivations(self.activation_width, self.num_experts is not None)
 
 
 def kv_element_bytes(knowledge: Knowledge, precision: str, engine: ServingEngine) -> float:
@@ -333,7 +330,7 @@ def size_model(
         decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         num_layers=(model or stand_in).num_layers,  # type: ignore[union-attr]
         hidden_size=width,
-        activation_width=activations.width,
+        activations=activations,
         num_experts=model.num_experts if model is not None else None,
         experts_per_token=model.experts_per_token if model is not None else None,
         context_tokens=context_tokens,
