@@ -9,10 +9,12 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from helpers import EXAMPLES_DIR, flat, read_example, run
+from pydantic import ValidationError
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.calc.performance import step_reads
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
+from gpu_advisor.engine.domain.knowledge.figures import QuantizedCheckpoints
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -157,3 +159,12 @@ def test_the_memo_says_whose_share_a_model_given_by_its_size_takes() -> None:
         "The token embedding and output layer are taken as the same share of the parameters (of a "
         "mixture's active ones) as in qwen3-235b-a22b, the catalog mixture nearest in active parameters"
     ) in moe
+
+
+def test_a_precision_is_listed_once_among_the_quantized_checkpoints() -> None:
+    """``of`` reads the first entry of a precision: a second entry of it is refused at load."""
+    data = KNOWLEDGE.sizing.quantized_checkpoints.model_dump()
+    data["precisions"] = [*data["precisions"], data["precisions"][0]]
+    with pytest.raises(ValidationError, match="precisions listed more than once: fp8"):
+        QuantizedCheckpoints.model_validate(data)
+    assert QuantizedCheckpoints.model_validate(KNOWLEDGE.sizing.quantized_checkpoints.model_dump())

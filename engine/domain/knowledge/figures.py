@@ -78,6 +78,15 @@ class QuantizedCheckpoints(Sourced):
     kept_bytes_per_parameter: PositiveFloat
     precisions: tuple[QuantizedPrecision, ...]
 
+    @model_validator(mode="after")
+    def _once_each(self) -> QuantizedCheckpoints:
+        # ``of`` takes the first entry of a precision: a second would be read by nothing.
+        names = [entry.precision for entry in self.precisions]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"precisions listed more than once: {', '.join(repeated)}")
+        return self
+
     def of(self, precision: str) -> QuantizedPrecision | None:
         """The precision's layout; None for a precision no checkpoint quantizes (16 and 32 bit)."""
         return next((entry for entry in self.precisions if entry.precision == precision), None)
