@@ -379,3 +379,23 @@ def test_check_weighs_a_serverless_proposal_as_the_recommendation_does(schedule:
     checked = check_document(ProposalDocument.model_validate(document), "p.yaml", 1, dt.date(2026, 12, 7))
     (item,) = [i for i in checked.results if i.rule_id == "DEP041"]
     assert item.status == status
+
+
+def test_dep055_is_said_beside_an_endpoint_that_also_restarts_between_requests() -> None:
+    """A 70B office-hours service at 19,000 requests a day: its endpoint also stops between requests once a
+    month (DEP040), but what it does not bill is the unpaid hours, and DEP055 says what keeps it so, as at
+    20,000 requests, where it restarts not once."""
+    legal = {
+        **OFFICE_QWEN3,
+        "name": "legal-70b",
+        "model": {"params_b": 70, "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 19_000,
+        "avg_input_tokens": 2500,
+        "avg_output_tokens": 500,
+    }
+    result = run(legal)
+    assert {"DEP040", "DEP055"} <= set(result.fired_rules) and result.decision.deployment == "serverless"
+    (message,) = [f.message for f in result.findings if f.rule_id == "DEP040"]
+    assert "between requests 1 time a month" in message
+    more = run({**legal, "requests_per_day": 20_000})
+    assert "DEP055" in more.fired_rules and "DEP040" not in more.fired_rules
